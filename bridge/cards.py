@@ -1,0 +1,443 @@
+"""Card definitions: the format of ``cards/*.yaml``, its validation, and its ASP facts.
+
+A card file holds one card.  Characteristics are plain fields; abilities are a list whose
+items are a keyword (``flying``), a keyword with a parameter (``{landwalk: island}``,
+``{protection: {color: black}}``, ``{can_block_additional: 1}``) or a static ability that
+affects other objects (``{static: {affects: ..., grant: [...], modify_pt: [1, 1]}}``).
+
+>>> pool = CardPool.default()
+>>> pool.get("Serra Angel").power
+4
+>>> "flying" in pool.get("Serra Angel").keyword_names()
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from bridge.errors import InputError, UnknownCardError
+from bridge.paths import cards_dir
+
+__all__ = ["Card", "CardPool", "Quality", "StaticAbility", "EffectSpec", "slug", "COLORS"]
+
+COLORS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery", "tribal")
+SUPERTYPES = ("basic", "legendary", "snow", "world")
+BASIC_LAND_MANA = {"plains": "w", "island": "u", "swamp": "b", "mountain": "r", "forest": "g"}
+
+# Keywords and rules markers without a parameter (CR 702 and the combat rules of 508-509).
+SIMPLE_ABILITIES = frozenset({
+    "flying", "reach", "fear", "intimidate", "shadow", "horsemanship", "defender", "haste",
+    "vigilance", "first_strike", "double_strike", "deathtouch", "lifelink", "trample", "banding",
+    "flash", "shroud", "wither",
+    "unblockable", "cant_attack", "cant_block", "cant_attack_alone", "cant_block_alone",
+    "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
+    "can_block_any_number",
+})
+# Abilities with a quality parameter.
+QUALITY_ABILITIES = frozenset({
+    "landwalk", "protection", "bands_with_other", "cant_be_blocked_by", "can_block_only",
+    "cant_attack_unless_defender_controls",
+})
+# Abilities with a number parameter.
+NUMBER_ABILITIES = frozenset({
+    "can_block_additional", "cant_be_blocked_except_by", "cant_be_blocked_by_more_than",
+    "max_attackers", "max_blockers", "attack_tax",
+})
+
+
+def slug(text: str) -> str:
+    """Lower-case identifier for a name: ``"Craw Wurm"`` -> ``"craw_wurm"``."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def _const(text: str) -> str:
+    """An ASP constant for a type, subtype, color or keyword word."""
+    value = slug(text)
+    if not value or not value[0].isalpha():
+        value = "x_" + value
+    return value
+
+
+def _asp_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Quality(_Strict):
+    """A quality (CR 702.14a): one or more characteristic values an object must all have."""
+
+    color: str | None = None
+    type: str | None = None
+    subtype: str | None = None
+    supertype: str | None = None
+    not_supertype: str | None = None
+    ability: str | None = None
+    name: str | None = None
+    everything: bool | None = None
+    multicolored: bool | None = None
+    colorless: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_word(cls, value: Any) -> Any:
+        # A bare word is a subtype ("island", "wall"), a color or a card type.
+        if isinstance(value, str):
+            word = _const(value)
+            if word in COLORS.values():
+                return {"color": word}
+            if word in CARD_TYPES:
+                return {"type": word}
+            if word in SUPERTYPES:
+                return {"supertype": word}
+            return {"subtype": word}
+        return value
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> "Quality":
+        if not self.model_dump(exclude_none=True):
+            raise ValueError("a quality needs at least one of color, type, subtype, supertype, "
+                             "not_supertype, ability, name, everything, multicolored, colorless")
+        if self.color is not None and _const(self.color) not in COLORS.values():
+            raise ValueError(f"unknown color {self.color!r}")
+        if self.type is not None and _const(self.type) not in CARD_TYPES:
+            raise ValueError(f"unknown card type {self.type!r}")
+        return self
+
+    def parts(self) -> list[str]:
+        """The ASP terms of each part."""
+        terms = []
+        for key in ("color", "type", "subtype", "supertype", "not_supertype", "ability"):
+            value = getattr(self, key)
+            if value is not None:
+                terms.append(f"{key}({_const(value)})")
+        if self.name is not None:
+            terms.append(f"name({_asp_string(self.name)})")
+        for flag in ("everything", "multicolored", "colorless"):
+            if getattr(self, flag):
+                terms.append(flag)
+        return terms
+
+    def term(self) -> str:
+        """The ASP term: one part, or ``all(A, B)`` nested for several."""
+        parts = self.parts()
+        term = parts[0]
+        for part in parts[1:]:
+            term = f"all({term}, {part})"
+        return term
+
+    def all_terms(self) -> list[str]:
+        """The term and, for a compound quality, its sub-terms (for the quality/1 domain)."""
+        parts = self.parts()
+        terms = list(parts)
+        term = parts[0]
+        for part in parts[1:]:
+            term = f"all({term}, {part})"
+            terms.append(term)
+        return terms
+
+
+class Ability(_Strict):
+    """A keyword or rules marker with its parameter (if any)."""
+
+    keyword: str
+    quality: Quality | None = None
+    number: int | None = None
+    mana: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_yaml(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return {"keyword": _const(value)}
+        if isinstance(value, dict) and len(value) == 1 and "keyword" not in value:
+            (key, param), = value.items()
+            key = _const(key)
+            if key in QUALITY_ABILITIES:
+                return {"keyword": key, "quality": param}
+            if key in NUMBER_ABILITIES:
+                return {"keyword": key, "number": param}
+            if key == "mana":
+                return {"keyword": key, "mana": param}
+            raise ValueError(f"unknown ability {key!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> "Ability":
+        k = self.keyword
+        if k in SIMPLE_ABILITIES:
+            if self.quality or self.number is not None or self.mana:
+                raise ValueError(f"{k} takes no parameter")
+        elif k in QUALITY_ABILITIES:
+            if self.quality is None:
+                raise ValueError(f"{k} needs a quality")
+        elif k in NUMBER_ABILITIES:
+            if self.number is None or self.number < 0:
+                raise ValueError(f"{k} needs a number of 0 or more")
+        elif k == "mana":
+            if not self.mana or self.mana.upper() not in {*COLORS, "C"}:
+                raise ValueError("mana needs one of W, U, B, R, G, C")
+        else:
+            raise ValueError(f"unknown ability {k!r}")
+        return self
+
+    def term(self) -> str:
+        """The ASP term, e.g. ``landwalk(subtype(island))``."""
+        if self.quality is not None:
+            return f"{self.keyword}({self.quality.term()})"
+        if self.number is not None:
+            return f"{self.keyword}({self.number})"
+        if self.mana is not None:
+            return f"mana({self.mana.lower()})"
+        return self.keyword
+
+
+class Affects(_Strict):
+    """Which permanents a static ability affects: a filter, a controller and "other"."""
+
+    controller: Literal["you", "opponent"] | None = None
+    other: bool = False
+    quality: Quality | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            rest = {k: v for k, v in value.items() if k not in ("controller", "other")}
+            out = {k: v for k, v in value.items() if k in ("controller", "other")}
+            if rest:
+                out["quality"] = rest
+            return out
+        return value
+
+
+class _EffectParts(_Strict):
+    grant: list[Ability] = Field(default_factory=list, description="abilities the objects gain (layer 6)")
+    impose: list[Ability] = Field(default_factory=list,
+                                  description="rules that apply to the objects without being abilities (Lure)")
+    remove: list[Ability] = Field(default_factory=list, description="abilities the objects lose (layer 6)")
+    remove_all: bool = Field(False, description="the objects lose all abilities (layer 6)")
+    modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
+    set_pt: tuple[int, int] | None = Field(None, description="base power and toughness become N/M (layer 7b)")
+
+    def effect_facts(self, prefix: str, key: str) -> list[str]:
+        """Facts ``<prefix>_grants(<key>, A)`` and so on."""
+        out = [f"{prefix}_grants({key}, {a.term()})." for a in self.grant]
+        out += [f"{prefix}_imposes({key}, {a.term()})." for a in self.impose]
+        out += [f"{prefix}_removes({key}, {a.term()})." for a in self.remove]
+        if self.remove_all:
+            out.append(f"{prefix}_removes_all({key}).")
+        if self.modify_pt is not None:
+            out.append(f"{prefix}_modifies_pt({key}, {self.modify_pt[0]}, {self.modify_pt[1]}).")
+        if self.set_pt is not None:
+            out.append(f"{prefix}_sets_pt({key}, {self.set_pt[0]}, {self.set_pt[1]}).")
+        return out
+
+    def abilities(self) -> list[Ability]:
+        """Every ability the effect mentions."""
+        return [*self.grant, *self.impose, *self.remove]
+
+    def is_empty(self) -> bool:
+        """True when the effect changes nothing."""
+        return not (self.grant or self.impose or self.remove or self.remove_all
+                    or self.modify_pt is not None or self.set_pt is not None)
+
+
+class StaticAbility(_EffectParts):
+    """A static ability that generates a continuous effect (CR 604.1, 611.3)."""
+
+    affects: Literal["self", "enchanted", "equipped"] | Affects
+
+
+class EffectSpec(_EffectParts):
+    """The continuous effect a resolved spell or ability creates on its targets (CR 611.2)."""
+
+    duration: Literal["end_of_turn", "permanent"] = "end_of_turn"
+
+
+def _ability_item(value: Any) -> Any:
+    if isinstance(value, dict) and "static" in value:
+        if len(value) != 1:
+            raise ValueError("a static ability is a mapping with the one key 'static'")
+        return StaticAbility.model_validate(value["static"])
+    return Ability.model_validate(value)
+
+
+class Card(_Strict):
+    """One card's printed characteristics and abilities."""
+
+    name: str
+    mana_cost: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$")
+    colors: list[Literal["white", "blue", "black", "red", "green"]] | None = None
+    types: list[Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker",
+                        "sorcery", "tribal"]]
+    subtypes: list[str] = Field(default_factory=list)
+    supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None
+    text: str = ""
+    abilities: list[Annotated[Any, Field(json_schema_extra={"anyOf": [
+        {"type": "string"}, {"type": "object"}]})]] = Field(default_factory=list)
+    effect: EffectSpec | None = Field(None, description="for an instant or sorcery: what it does to its targets")
+
+    @field_validator("abilities", mode="before")
+    @classmethod
+    def _abilities(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            raise ValueError("abilities must be a list")
+        return [_ability_item(v) for v in value]
+
+    @model_validator(mode="after")
+    def _check(self) -> "Card":
+        if "creature" in self.types and (self.power is None or self.toughness is None):
+            raise ValueError("a creature needs power and toughness")
+        if "planeswalker" in self.types and self.loyalty is None:
+            raise ValueError("a planeswalker needs loyalty")
+        return self
+
+    @property
+    def id(self) -> str:
+        """The card's identifier in facts and file names."""
+        return slug(self.name)
+
+    def color_list(self) -> list[str]:
+        """Colors: as given, else from the mana cost's colored symbols (CR 202.2)."""
+        if self.colors is not None:
+            return list(self.colors)
+        found = []
+        for letter, color in COLORS.items():
+            if self.mana_cost and letter in self.mana_cost and color not in found:
+                found.append(color)
+        return found
+
+    def all_abilities(self) -> list[Ability | StaticAbility]:
+        """Printed abilities plus the intrinsic mana abilities of basic land types (CR 305.6)."""
+        extra: list[Ability | StaticAbility] = []
+        for sub in self.subtypes:
+            mana = BASIC_LAND_MANA.get(_const(sub))
+            if mana and "land" in self.types:
+                extra.append(Ability(keyword="mana", mana=mana))
+        return [*self.abilities, *extra]
+
+    def keyword_names(self) -> list[str]:
+        """Names of the card's keyword abilities (not its static abilities)."""
+        return [a.keyword for a in self.all_abilities() if isinstance(a, Ability)]
+
+    def facts(self) -> list[str]:
+        """The card's ASP facts."""
+        c = _asp_string(self.id)
+        out = [f"card_name({c}, {_asp_string(self.name)})."]
+        out += [f"card_type({c}, {t})." for t in self.types]
+        out += [f"card_subtype({c}, {_const(s)})." for s in self.subtypes]
+        out += [f"card_supertype({c}, {s})." for s in self.supertypes]
+        out += [f"card_color({c}, {k})." for k in self.color_list()]
+        for field, value in (("power", self.power), ("toughness", self.toughness), ("loyalty", self.loyalty)):
+            if value is not None:
+                out.append(f"card_{field}({c}, {value}).")
+        qualities: set[str] = set()
+        index = 0
+        for ability in self.all_abilities():
+            if isinstance(ability, Ability):
+                out.append(f"card_ability({c}, {ability.term()}).")
+                _collect_qualities(ability, qualities)
+                continue
+            index += 1
+            out.append(f"card_static({c}, {index}).")
+            affects = ability.affects
+            if isinstance(affects, str):
+                out.append(f"static_affects({c}, {index}, {affects}).")
+            else:
+                out.append(f"static_affects({c}, {index}, each).")
+                if affects.quality is not None:
+                    for part in affects.quality.parts():
+                        out.append(f"static_filter({c}, {index}, {part}).")
+                        qualities.add(part)
+                if affects.controller:
+                    out.append(f"static_controller({c}, {index}, {affects.controller}).")
+                if affects.other:
+                    out.append(f"static_other({c}, {index}).")
+            key = f"{c}, {index}"
+            out += ability.effect_facts("static", key)
+            for a in ability.abilities():
+                _collect_qualities(a, qualities)
+        if self.effect is not None:
+            for a in self.effect.abilities():
+                _collect_qualities(a, qualities)
+        out += [f"quality({q})." for q in sorted(qualities)]
+        return out
+
+
+def _collect_qualities(ability: Ability, into: set[str]) -> None:
+    if ability.quality is not None:
+        into.update(ability.quality.all_terms())
+
+
+class CardPool:
+    """The cards of a folder, loaded one file at a time as names are asked for."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._cards: dict[str, Card] = {}
+
+    @classmethod
+    @functools.cache
+    def default(cls) -> "CardPool":
+        """The pool shipped in ``cards/``."""
+        return cls(cards_dir())
+
+    def names(self) -> list[str]:
+        """The ids of every card file in the pool."""
+        return sorted(p.stem for p in self.folder.glob("*.yaml"))
+
+    def get(self, name: str) -> Card:
+        """The card called ``name`` (case and punctuation are forgiven)."""
+        key = slug(name)
+        card = self._cards.get(key)
+        if card is None:
+            card = self._load(key, name)
+            self._cards[key] = card
+        return card
+
+    def __contains__(self, name: str) -> bool:
+        return (self.folder / f"{slug(name)}.yaml").is_file()
+
+    def _load(self, key: str, name: str) -> Card:
+        path = self.folder / f"{key}.yaml"
+        if not key or not path.is_file():
+            close = difflib.get_close_matches(key, self.names(), n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise UnknownCardError(f"unknown card {name!r}{hint}")
+        return load_card_file(path)
+
+    def all(self) -> list[Card]:
+        """Every card of the pool (validates each file)."""
+        return [self.get(n) for n in self.names()]
+
+
+def load_card_file(path: Path) -> Card:
+    """Read and validate one card file."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {exc}", source=str(path)) from None
+    try:
+        card = Card.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(first["msg"], source=str(path), location=loc or None) from None
+    if card.id != path.stem:
+        raise InputError(f"the card is named {card.name!r}, so its file must be {card.id}.yaml", source=str(path))
+    return card

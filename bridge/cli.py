@@ -1,0 +1,157 @@
+"""The ``mtgasp`` command.
+
+Exit status: 0 when everything asked for holds, 1 when a scenario's expectation differs,
+2 when a file can't be used (the message names the file, the place and the problem).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+from bridge.errors import MtgaspError
+from bridge.game import Game
+from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
+from bridge.scenario import load_scenario, run_scenario
+
+__all__ = ["main"]
+
+
+def _files(paths: Iterable[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(p.rglob("*.yaml")))
+        else:
+            out.append(p)
+    return out
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group()
+@click.version_option(package_name="mtgasp")
+def main() -> None:
+    """Magic: The Gathering rules as answer-set programs: judge, explain, count."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--quiet", "-q", is_flag=True, help="print only scenarios that do not pass")
+def check(paths: tuple[str, ...], quiet: bool) -> None:
+    """Run scenario files (or folders of them) and report pass or the first difference."""
+    failed = errors = passed = 0
+    for path in _files(paths):
+        try:
+            result = run_scenario(load_scenario(path), str(path))
+        except MtgaspError as exc:
+            errors += 1
+            click.echo(f"ERROR {exc}")
+            continue
+        if result.passed:
+            passed += 1
+            if not quiet:
+                click.echo(f"pass  {path}")
+        else:
+            failed += 1
+            click.echo(f"FAIL  {path}: {result.difference}")
+    click.echo(f"{passed} passed, {failed} failed" + (f", {errors} could not be read" if errors else ""))
+    sys.exit(2 if errors else 1 if failed else 0)
+
+
+def _load(path: str) -> tuple[Scenario, Game]:
+    try:
+        scenario = load_scenario(Path(path))
+        return scenario, Game(scenario.state)
+    except MtgaspError as exc:
+        _fail(str(exc.at(source=path)) if hasattr(exc, "at") else f"{path}: {exc}")
+        raise  # unreachable
+
+
+@main.command()
+@click.argument("path")
+def explain(path: str) -> None:
+    """Print the verdict on each of a scenario's actions, rule by rule."""
+    scenario, game = _load(path)
+    click.echo(f"{scenario.title}  [{', '.join(scenario.cite)}]")
+    if not scenario.do:
+        click.echo("no actions")
+    for index, action in enumerate(scenario.do):
+        try:
+            verdict = game.check(action)
+        except MtgaspError as exc:
+            _fail(f"{path}: do[{index}]: {exc}")
+            return
+        click.echo(f"do[{index}] {action.kind}: {'legal' if verdict.legal else 'illegal'}")
+        for v in verdict.violations:
+            names = ", ".join(game.describe(o) for o in v.objects)
+            click.echo(f"  {' / '.join(v.rules)}  [{names}]  {v.message}")
+        if not verdict.legal:
+            break
+        game.push(action)
+
+
+def _declarations(path: str, kind: str, count: bool) -> None:
+    _, game = _load(path)
+    try:
+        view = game.legal_blocks if kind == "blocks" else game.legal_attacks
+        if count:
+            click.echo(len(view))
+            return
+        n = 0
+        for declaration in view:
+            n += 1
+            click.echo(_format(game, declaration))
+        click.echo(f"{n} legal declaration(s)")
+    except MtgaspError as exc:
+        _fail(f"{path}: {exc}")
+
+
+def _format(game: Game, declaration: object) -> str:
+    if isinstance(declaration, DeclareBlockers):
+        if not declaration.blockers:
+            return "no blockers"
+        return "; ".join(f"{game.describe(b)} blocks {', '.join(game.describe(a) for a in attackers)}"
+                         for b, attackers in declaration.blockers.items())
+    assert isinstance(declaration, DeclareAttackers)
+    if not declaration.attackers:
+        return "no attackers"
+    text = "; ".join(f"{game.describe(c)} attacks {game.describe(t)}" for c, t in declaration.attackers.items())
+    for band in declaration.bands:
+        text += f"; band: {', '.join(game.describe(c) for c in band)}"
+    return text
+
+
+@main.command()
+@click.argument("path")
+@click.option("--count", is_flag=True, help="print only the number of legal declarations")
+def blocks(path: str, count: bool) -> None:
+    """List the legal declarations of blockers in a scenario's position."""
+    _declarations(path, "blocks", count)
+
+
+@main.command()
+@click.argument("path")
+@click.option("--count", is_flag=True, help="print only the number of legal declarations")
+def attacks(path: str, count: bool) -> None:
+    """List the legal declarations of attackers in a scenario's position."""
+    _declarations(path, "attacks", count)
+
+
+@main.command()
+@click.option("--cards", is_flag=True, help="the schema of card files instead of scenario files")
+def schema(cards: bool) -> None:
+    """Print the JSON Schema of scenario files (or of card files)."""
+    from bridge.schemas import card_schema, scenario_schema
+    click.echo(json.dumps(card_schema() if cards else scenario_schema(), indent=2, sort_keys=True))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

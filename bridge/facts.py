@@ -1,0 +1,153 @@
+"""A game state as ASP facts, with the checks that need card data.
+
+The facts are the instance; the rule modules are the encoding (see ``asp_rules/README.md``
+for every predicate).  Object ids and player names become ASP strings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bridge.cards import Card, CardPool, slug
+from bridge.errors import InputError, UnknownCardError
+from bridge.models import ZONES, GameState
+
+__all__ = ["Position", "position_facts", "asp_string"]
+
+
+def asp_string(text: str) -> str:
+    """An ASP string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+@dataclass(frozen=True)
+class Position:
+    """A validated state with the cards of its objects and its facts."""
+
+    state: GameState
+    cards: dict[str, Card]          # object id -> card
+    facts: str
+    timestamps: dict[str, int]      # object id -> timestamp
+
+    def card(self, object_id: str) -> Card:
+        """The card of an object."""
+        return self.cards[object_id]
+
+    def describe(self, object_id: str) -> str:
+        """``Craw Wurm (wurm)`` for an object, the name for a player."""
+        card = self.cards.get(object_id)
+        if card is None:
+            return object_id
+        if slug(card.name) == object_id:
+            return card.name
+        return f"{card.name} ({object_id})"
+
+
+def _where(state: GameState, object_id: str) -> str:
+    for i, player in enumerate(state.players):
+        for zone in ZONES:
+            for j, obj in enumerate(getattr(player, zone)):
+                if obj.id == object_id:
+                    return f"state.players[{i}].{zone}[{j}]"
+    return "state"
+
+
+def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
+    """Check a state against the card pool and turn it into facts."""
+    pool = pool or CardPool.default()
+    cards: dict[str, Card] = {}
+    for player in state.players:
+        for zone in ZONES:
+            for obj in getattr(player, zone):
+                try:
+                    cards[obj.id] = pool.get(obj.card)
+                except UnknownCardError as exc:
+                    raise exc.at(location=_where(state, obj.id)) from None
+    out: list[str] = [f"turn({state.turn}).", f"step({state.step}).",
+                      f"active_player({asp_string(state.active)})."]
+    for player in state.players:
+        p = asp_string(player.name)
+        out.append(f"player({p}).")
+        pool_counts: dict[str, int] = {}
+        for symbol in re.findall(r"\{([WUBRGC])\}", player.mana_pool):
+            pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
+        out += [f"mana_pool({p}, {k}, {n})." for k, n in sorted(pool_counts.items())]
+
+    timestamps: dict[str, int] = {}
+    explicit = {p.timestamp for p in state.permanents() if p.timestamp is not None}
+    explicit |= {e.timestamp for e in state.effects if e.timestamp is not None}
+    next_stamp = 0
+
+    def fresh() -> int:
+        nonlocal next_stamp
+        next_stamp += 1
+        while next_stamp in explicit:
+            next_stamp += 1
+        return next_stamp
+
+    permanents = {perm.id: perm for perm in state.permanents()}
+    names = {p.name for p in state.players}
+    used_cards: dict[str, Card] = {}
+    for player in state.players:
+        for j, perm in enumerate(player.battlefield):
+            o = asp_string(perm.id)
+            card = cards[perm.id]
+            used_cards[card.id] = card
+            controller = perm.controller or player.name
+            stamp = perm.timestamp if perm.timestamp is not None else fresh()
+            timestamps[perm.id] = stamp
+            out += [f"permanent({o}).", f"card_of({o}, {asp_string(card.id)}).",
+                    f"controller_of({o}, {asp_string(controller)}).", f"owner({o}, {asp_string(player.name)}).",
+                    f"timestamp({o}, {stamp})."]
+            for flag in ("tapped", "sick", "token", "face_down"):
+                if getattr(perm, flag):
+                    out.append(f"{flag}({o}).")
+            if perm.damage:
+                out.append(f"damage({o}, {perm.damage}).")
+            out += [f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items()) if n]
+            if perm.attached_to is not None:
+                out.append(f"attached({o}, {asp_string(perm.attached_to)}).")
+            if perm.attacking is not None:
+                target = perm.attacking
+                if target in permanents and "planeswalker" not in cards[target].types:
+                    raise InputError(f"attacking {target!r}, which is not a planeswalker",
+                                     location=f"{_where(state, perm.id)}.attacking")
+                if target in names and target == controller:
+                    raise InputError("a creature can't attack its own controller",
+                                     location=f"{_where(state, perm.id)}.attacking")
+                out.append(f"attacking({o}, {asp_string(target)}).")
+            if perm.band is not None:
+                out.append(f"band_label({o}, {asp_string(perm.band)}).")
+            out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
+            out += [f"chosen({o}, {asp_string(k)}, {asp_string(v)})." for k, v in sorted(perm.chosen.items())]
+
+    for k, effect in enumerate(state.effects, start=1):
+        e = f"e{k}"
+        location = f"state.effects[{k - 1}]"
+        spec = effect
+        if effect.is_empty():
+            if effect.source in permanents:
+                source_card = cards[effect.source]
+            else:
+                try:
+                    source_card = pool.get(effect.source)
+                except UnknownCardError as exc:
+                    raise exc.at(location=f"{location}.source") from None
+            if source_card.effect is None:
+                raise InputError(f"{source_card.name} has no effect to apply; say what the effect does "
+                                 "(grant, impose, remove, modify_pt, set_pt)", location=location)
+            spec = source_card.effect
+        stamp = effect.timestamp if effect.timestamp is not None else fresh()
+        out += [f"effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_source({e}, {asp_string(effect.source)})."]
+        out += [f"effect_target({e}, {asp_string(t)})." for t in effect.targets]
+        out += spec.effect_facts("effect", e)
+        qualities: set[str] = set()
+        for ability in spec.abilities():
+            if ability.quality is not None:
+                qualities.update(ability.quality.all_terms())
+        out += [f"quality({q})." for q in sorted(qualities)]
+
+    for card in used_cards.values():
+        out += card.facts()
+    return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps)

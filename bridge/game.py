@@ -1,0 +1,434 @@
+"""The game: a position, the questions asked of it, and the actions applied to it.
+
+Shaped like python-chess's ``Board``: a :class:`Game` holds a frozen
+:class:`~bridge.models.GameState`; ``game.legal_attacks`` and ``game.legal_blocks`` are lazy
+views that support ``in``, iteration and ``len()``; ``game.check(action)`` returns a
+:class:`~bridge.verdict.Verdict`; ``game.push(action)`` applies a legal action and raises
+:class:`~bridge.errors.IllegalActionError` for an illegal one; ``game.pop()`` takes it back.
+
+>>> game = Game.from_scenario("scenarios/combat/block/lure_all_able_must_block.yaml")
+>>> game.check(DeclareBlockers(blockers={"elves": "wurm"})).legal
+False
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+
+from bridge.cards import CardPool
+from bridge.errors import IllegalActionError, InputError
+from bridge.facts import Position, asp_string, position_facts
+from bridge.models import (Action, DeclareAttackers, DeclareBlockers, GameState, OrderAttackers,
+                           OrderBlockers, Player)
+from bridge.solver import Session
+from bridge.verdict import Verdict, violation_from_symbols
+
+__all__ = ["Game", "Characteristics", "LegalAttacks", "LegalBlocks"]
+
+CHARACTERISTICS = ("inputs", "characteristics/basic")
+COMBAT = (*CHARACTERISTICS, "combat/common")
+ATTACK_MODULES = (*COMBAT, "combat/attack", "combat/declared", "combat/search")
+BLOCK_MODULES = (*COMBAT, "combat/block", "combat/declared", "combat/search")
+ORDER_MODULES = (*COMBAT, "combat/order")
+DECLARED = clingo.Function("declared")
+SEARCH = clingo.Function("search")
+
+
+@functools.cache
+def citations() -> dict[str, tuple[str, str]]:
+    """reason -> (specific rule, step rule), from ``combat/citations.lp``."""
+    model = Session(("combat/citations",), "").solve().model
+    return {s.arguments[0].name: (s.arguments[1].string, s.arguments[2].string)
+            for s in model if s.match("cites", 3)}
+
+
+@dataclass(frozen=True)
+class Characteristics:
+    """An object's characteristics as the rules compute them (CR 109.3)."""
+
+    id: str
+    name: str
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    supertypes: tuple[str, ...]
+    colors: tuple[str, ...]
+    abilities: tuple[str, ...]
+    power: int | None
+    toughness: int | None
+    loyalty: int | None
+    controller: str
+
+
+def _text(sym: clingo.Symbol) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+class Game:
+    """A two-player game at some position, with the rules as the judge."""
+
+    def __init__(self, state: GameState, pool: CardPool | None = None) -> None:
+        self.pool = pool or CardPool.default()
+        self._history: list[GameState] = []
+        self._set_state(state)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_state(cls, state: GameState | Mapping[str, object], pool: CardPool | None = None) -> "Game":
+        """A game at a position (a :class:`GameState` or its mapping)."""
+        if not isinstance(state, GameState):
+            state = GameState.model_validate(state)
+        return cls(state, pool)
+
+    @classmethod
+    def from_scenario(cls, scenario: object, pool: CardPool | None = None) -> "Game":
+        """A game at a scenario's position (a :class:`Scenario` or a file path)."""
+        from bridge.scenario import load_scenario
+        from bridge.models import Scenario
+        if not isinstance(scenario, Scenario):
+            scenario = load_scenario(Path(str(scenario)))
+        return cls(scenario.state, pool)
+
+    def _set_state(self, state: GameState) -> None:
+        self.state = state
+        self.position: Position = position_facts(state, self.pool)
+        self._block_checker: _DeclarationChecker | None = None
+        self._attack_checker: _DeclarationChecker | None = None
+
+    def describe(self, object_id: str) -> str:
+        """An object as people read it: ``Craw Wurm (wurm)``."""
+        return self.position.describe(object_id)
+
+    # ------------------------------------------------------------------ characteristics
+    def characteristics(self, object_id: str) -> Characteristics:
+        """What a permanent is now, after every continuous effect."""
+        return self.all_characteristics()[self._require_permanent(object_id)]
+
+    def all_characteristics(self) -> dict[str, Characteristics]:
+        """The characteristics of every permanent."""
+        model = Session((*CHARACTERISTICS, "characteristics/show"), self.position.facts).solve().model
+        values: dict[str, dict[str, list[object]]] = {}
+        for sym in model:
+            obj = _text(sym.arguments[0])
+            values.setdefault(obj, {}).setdefault(sym.name, []).append(
+                sym.arguments[1].number if sym.arguments[1].type == clingo.SymbolType.Number else _text(sym.arguments[1]))
+        out = {}
+        for perm in self.state.permanents():
+            v = values.get(perm.id, {})
+            card = self.position.card(perm.id)
+            out[perm.id] = Characteristics(
+                id=perm.id, name="" if perm.face_down else card.name,
+                types=tuple(sorted(map(str, v.get("has_type", [])))),
+                subtypes=tuple(sorted(map(str, v.get("has_subtype", [])))),
+                supertypes=tuple(sorted(map(str, v.get("has_supertype", [])))),
+                colors=tuple(sorted(map(str, v.get("has_color", [])))),
+                abilities=tuple(sorted(map(str, v.get("has_ability", [])))),
+                power=(v.get("power") or [None])[0],  # type: ignore[arg-type]
+                toughness=(v.get("toughness") or [None])[0],  # type: ignore[arg-type]
+                loyalty=(v.get("loyalty") or [None])[0],  # type: ignore[arg-type]
+                controller=str((v.get("controller") or [""])[0]))
+        return out
+
+    def _require_permanent(self, object_id: str) -> str:
+        if not any(p.id == object_id for p in self.state.permanents()):
+            raise InputError(f"no permanent has the id {object_id!r}")
+        return object_id
+
+    def _require_object(self, object_id: str, where: str) -> None:
+        if object_id not in self.state.object_ids() and object_id not in {p.name for p in self.state.players}:
+            raise InputError(f"no object has the id {object_id!r}", location=where)
+
+    # ------------------------------------------------------------------ legality
+    def check(self, action: Action) -> Verdict:
+        """Is ``action`` legal here?  The verdict names each rule it breaks."""
+        if isinstance(action, DeclareBlockers):
+            for b, attackers in action.blockers.items():
+                self._require_object(b, "declare_blockers")
+                for a in attackers:
+                    self._require_object(a, f"declare_blockers.{b}")
+            if self._block_checker is not None:
+                return self._block_checker.check(action)
+            return _check_fresh(self, "block", _block_facts(action))
+        if isinstance(action, DeclareAttackers):
+            for c, target in action.attackers.items():
+                self._require_object(c, "declare_attackers")
+                self._require_object(target, f"declare_attackers.{c}")
+            for band in action.bands:
+                for c in band:
+                    self._require_object(c, "declare_attackers.bands")
+            if self._attack_checker is not None:
+                return self._attack_checker.check(action)
+            return _check_fresh(self, "attack", _attack_facts(action))
+        if isinstance(action, (OrderBlockers, OrderAttackers)):
+            return self._check_order(action)
+        raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
+
+    def checker(self, kind: str) -> "_DeclarationChecker":
+        """A checker grounded once for many declarations of ``kind`` (attack or block)."""
+        if kind == "block":
+            if self._block_checker is None:
+                self._block_checker = _DeclarationChecker(self, "block")
+            return self._block_checker
+        if self._attack_checker is None:
+            self._attack_checker = _DeclarationChecker(self, "attack")
+        return self._attack_checker
+
+    def _check_order(self, action: OrderBlockers | OrderAttackers) -> Verdict:
+        facts = []
+        pred = "declared_blocker_order" if isinstance(action, OrderBlockers) else "declared_attacker_order"
+        for creature, order in action.orders.items():
+            self._require_object(creature, action.kind)
+            for pos, other in enumerate(order, start=1):
+                self._require_object(other, f"{action.kind}.{creature}")
+                facts.append(f"{pred}({asp_string(creature)}, {asp_string(other)}, {pos}).")
+        model = Session(ORDER_MODULES, self.position.facts + "\n" + "\n".join(facts)).solve().model
+        return violation_from_symbols("declared", model, citations(), self.describe)
+
+    @property
+    def legal_attacks(self) -> "LegalAttacks":
+        """The legal declarations of attackers here (a lazy view)."""
+        return LegalAttacks(self)
+
+    @property
+    def legal_blocks(self) -> "LegalBlocks":
+        """The legal declarations of blockers here (a lazy view)."""
+        return LegalBlocks(self)
+
+    def blocker_orders(self, attacker: str) -> list[list[str]]:
+        """Every damage assignment order of an attacker's blockers (CR 509.2)."""
+        return self._orders("blocker_order", self._require_permanent(attacker))
+
+    def attacker_orders(self, blocker: str) -> list[list[str]]:
+        """Every damage assignment order of the attackers a creature blocks (CR 509.3)."""
+        return self._orders("attacker_order", self._require_permanent(blocker))
+
+    def _orders(self, pred: str, creature: str) -> list[list[str]]:
+        session = Session(ORDER_MODULES, self.position.facts, [("order_choices", ())])
+        orders: set[tuple[str, ...]] = set()
+        for model in session.solve(models=0).models:
+            slots = sorted((s.arguments[2].number, s.arguments[1].string) for s in model
+                           if s.match(pred, 3) and s.arguments[0].string == creature)
+            orders.add(tuple(o for _, o in slots))
+        return sorted(list(o) for o in orders if o)
+
+    # ------------------------------------------------------------------ applying actions
+    def push(self, action: Action) -> Verdict:
+        """Apply a legal action; raise :class:`IllegalActionError` for an illegal one."""
+        verdict = self.check(action)
+        if not verdict.legal:
+            raise IllegalActionError(verdict)
+        self._history.append(self.state)
+        self._set_state(self._after(action))
+        return verdict
+
+    def pop(self) -> GameState:
+        """Take back the last action; return the state it had produced."""
+        undone = self.state
+        self._set_state(self._history.pop())
+        return undone
+
+    def _after(self, action: Action) -> GameState:
+        if isinstance(action, DeclareAttackers):
+            return self._after_attack(action)
+        if isinstance(action, DeclareBlockers):
+            return self._after_block(action)
+        field = "damage_order"
+        return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
+
+    def _after_attack(self, action: DeclareAttackers) -> GameState:
+        model = _check_fresh_model(self, "attack", _attack_facts(action))
+        taps = {s.arguments[1].string for s in model if s.match("taps_to_attack", 2)
+                and s.arguments[0] == DECLARED}
+        bands = {c: f"band{i}" for i, band in enumerate(action.bands, start=1) for c in band}
+        changes: dict[str, dict[str, object]] = {}
+        for creature, target in action.attackers.items():
+            changes[creature] = {"attacking": target, "tapped": True if creature in taps else
+                                 self.state.permanent(creature).tapped}
+            if creature in bands:
+                changes[creature]["band"] = bands[creature]
+        state = _update_permanents(self.state, changes)
+        return _pay_attack_costs(state, model)
+
+    def _after_block(self, action: DeclareBlockers) -> GameState:
+        model = _check_fresh_model(self, "block", _block_facts(action))
+        result: dict[str, list[str]] = {}
+        for s in sorted(model, key=str):
+            if s.match("block_result", 3) and s.arguments[0] == DECLARED:
+                result.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
+        changes: dict[str, dict[str, object]] = {}
+        for blocker, attackers in action.blockers.items():
+            extra = [a for a in result.get(blocker, []) if a not in attackers]
+            changes[blocker] = {"blocking": list(attackers) + sorted(extra)}
+        return _update_permanents(self.state, changes)
+
+
+# ---------------------------------------------------------------------- declarations as facts
+def _block_facts(action: DeclareBlockers) -> list[str]:
+    return [f"declared_block({asp_string(b)}, {asp_string(a)})." for b, attackers in action.blockers.items()
+            for a in attackers]
+
+
+def _attack_facts(action: DeclareAttackers) -> list[str]:
+    facts = [f"declared_attack({asp_string(c)}, {asp_string(t)})." for c, t in action.attackers.items()]
+    for i, band in enumerate(action.bands, start=1):
+        facts += [f"declared_band({asp_string(c)}, {asp_string(f'band{i}')})." for c in band]
+    return facts
+
+
+def _parts(kind: str, search: str) -> list[tuple[str, tuple[object, ...]]]:
+    return [(kind, (DECLARED,)), (kind, (SEARCH,)), (f"{kind}_search", ()), (f"{kind}_search_{search}", ())]
+
+
+def _modules(kind: str) -> tuple[str, ...]:
+    return ATTACK_MODULES if kind == "attack" else BLOCK_MODULES
+
+
+def _check_fresh_model(game: Game, kind: str, facts: list[str]) -> frozenset[clingo.Symbol]:
+    session = Session(_modules(kind), game.position.facts + "\n" + "\n".join(facts), _parts(kind, "when_required"))
+    return session.solve().model
+
+
+def _check_fresh(game: Game, kind: str, facts: list[str]) -> Verdict:
+    """One declaration on a fresh grounding: the declared world and, when the position has
+    requirements, the search for the best declaration, in one optimization."""
+    return violation_from_symbols("declared", _check_fresh_model(game, kind, facts), citations(), game.describe)
+
+
+class _DeclarationChecker:
+    """Many declarations of one kind on one position: the requirement maximum is found once,
+    then the position is grounded once with every possible declaration pair as an external
+    atom, and each declaration is a solve under assumptions."""
+
+    def __init__(self, game: Game, kind: str) -> None:
+        self.game = game
+        self.kind = kind
+        search = Session(_modules(kind), game.position.facts, _parts(kind, "when_required")[1:]).solve().model
+        known = [s for s in search if s.match("requirement_max", 2) and s.arguments[0].name == kind]
+        extra = [f"requirement_max({kind}, {s.arguments[1].number})." for s in known]
+        extra += [f"requirement_witness({s.arguments[1]})." for s in search
+                  if s.match("obeyed", 2) and s.arguments[0] == SEARCH]
+        self.session = Session(_modules(kind), game.position.facts + "\n" + "\n".join(extra),
+                               [(kind, (DECLARED,)), (f"{kind}_externals", ())])
+        pred = "declared_block" if kind == "block" else "declared_attack"
+        self._externals = {(a.symbol.arguments[0].string, a.symbol.arguments[1].string): a.symbol
+                           for a in self.session._control.symbolic_atoms.by_signature(pred, 2)
+                           if a.is_external}
+
+    def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
+        """The verdict on one declaration."""
+        if isinstance(action, DeclareBlockers):
+            pairs = [(b, a) for b, attackers in action.blockers.items() for a in attackers]
+            facts = _block_facts(action)
+        else:
+            pairs = list(action.attackers.items())
+            facts = _attack_facts(action)
+            if action.bands:
+                return _check_fresh(self.game, self.kind, facts)
+        symbols = [self._externals.get(p) for p in pairs]
+        if any(s is None for s in symbols):
+            return _check_fresh(self.game, self.kind, facts)
+        model = self.session.solve(assumptions=symbols).model  # type: ignore[arg-type]
+        return violation_from_symbols("declared", model, citations(), self.game.describe)
+
+
+# ---------------------------------------------------------------------- legal declarations
+class _LegalDeclarations:
+    kind = ""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def _session(self) -> Session:
+        return Session(_modules(self.kind), self.game.position.facts, _parts(self.kind, "always")[1:])
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def count(self) -> int:
+        """How many distinct legal declarations there are (the empty one included if legal)."""
+        return self._session().count(optimal=True)
+
+    def __iter__(self) -> Iterator[Action]:
+        session = self._session()
+        session._control.configuration.solve.opt_mode = "optN"
+        for model in session.solve(models=0, optimal_only=True).models:
+            yield self._declaration(model)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, (DeclareAttackers, DeclareBlockers)):
+            return False
+        return self.game.checker(self.kind).check(action).legal  # type: ignore[arg-type]
+
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> Action:
+        raise NotImplementedError
+
+
+class LegalAttacks(_LegalDeclarations):
+    """The legal declarations of attackers (CR 508.1): ``in``, iteration, ``len()``."""
+
+    kind = "attack"
+
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareAttackers:
+        attackers = {s.arguments[1].string: s.arguments[2].string for s in model
+                     if s.match("attacks", 3) and s.arguments[0] == SEARCH}
+        bands: dict[str, list[str]] = {}
+        for s in model:
+            if s.match("band_member", 3) and s.arguments[0] == SEARCH:
+                bands.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
+        return DeclareAttackers(attackers=dict(sorted(attackers.items())),
+                                bands=sorted(sorted(b) for b in bands.values() if len(b) > 1))
+
+
+class LegalBlocks(_LegalDeclarations):
+    """The legal declarations of blockers (CR 509.1): ``in``, iteration, ``len()``."""
+
+    kind = "block"
+
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareBlockers:
+        blocks: dict[str, list[str]] = {}
+        for s in model:
+            if s.match("blocks", 3) and s.arguments[0] == SEARCH:
+                blocks.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
+        return DeclareBlockers(blockers={b: sorted(a) for b, a in sorted(blocks.items())})
+
+
+# ---------------------------------------------------------------------- state updates
+def _update_permanents(state: GameState, changes: Mapping[str, Mapping[str, object]]) -> GameState:
+    players = []
+    for player in state.players:
+        battlefield = [p.model_copy(update=dict(changes[p.id])) if p.id in changes else p
+                       for p in player.battlefield]
+        players.append(player.model_copy(update={"battlefield": battlefield}))
+    return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+
+
+def _pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 508.1g-i: pay the locked-in total from the mana pool, then by tapping untapped mana
+    sources in the order they are listed (the engine's default choice of sources)."""
+    owed = 0
+    active = state.active
+    for s in model:
+        if s.match("attack_cost_total", 2) and s.arguments[0] == DECLARED:
+            owed = s.arguments[1].number
+    if not owed:
+        return state
+    player: Player = state.player(active)
+    pool = player.mana_pool
+    symbols = [pool[i:i + 3] for i in range(0, len(pool), 3)]
+    from_pool = min(owed, len(symbols))
+    owed -= from_pool
+    sources = {s.arguments[1].string for s in model if s.match("usable_source", 2) and s.arguments[0] == DECLARED}
+    changes: dict[str, dict[str, object]] = {}
+    for perm in state.permanents():
+        if owed and perm.id in sources:
+            changes[perm.id] = {"tapped": True}
+            owed -= 1
+    state = _update_permanents(state, changes)
+    players = [p.model_copy(update={"mana_pool": "".join(symbols[from_pool:])}) if p.name == active else p
+               for p in state.players]
+    return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+

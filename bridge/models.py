@@ -1,0 +1,374 @@
+"""The game state and scenario files as pydantic models (frozen, ``extra="forbid"``).
+
+A :class:`GameState` is a whole two-player position: turn and step, players with their
+zones, permanents with their status, and the continuous effects of spells and abilities that
+already resolved.  A :class:`Scenario` is a position, actions done in it, and expectations.
+Cross-field checks (one object in one zone, attachments and blocks that point at real
+objects) run when a model is built; checks that need card data (is this id a planeswalker?)
+run in :mod:`bridge.facts`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from bridge.cards import EffectSpec, slug
+
+__all__ = [
+    "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
+    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "Action", "ObjectExpectation",
+    "Expectation", "Scenario",
+]
+
+STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
+         "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
+Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
+               "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
+ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CardRef(_Model):
+    """A card in a zone other than the battlefield; a bare card name is accepted."""
+
+    id: str | None = None
+    card: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, value: Any) -> Any:
+        return {"card": value} if isinstance(value, str) else value
+
+
+class Permanent(_Model):
+    """A permanent on the battlefield; a bare card name is accepted."""
+
+    id: str | None = None
+    card: str
+    controller: str | None = Field(None, description="when not the player it is listed under")
+    tapped: bool = False
+    sick: bool = Field(False, description="not controlled continuously since the turn began (CR 302.6)")
+    damage: int = Field(0, ge=0)
+    counters: dict[str, int] = Field(default_factory=dict)
+    attached_to: str | None = None
+    attacking: str | None = Field(None, description="a player's name or a planeswalker's id")
+    blocking: list[str] = Field(default_factory=list, description="the attackers it blocks")
+    band: str | None = Field(None, description="attacking creatures with the same band are banded (CR 702.19)")
+    damage_order: list[str] = Field(default_factory=list,
+                                    description="damage assignment order: an attacker's blockers (CR 509.2) "
+                                                "or a blocker's attackers (CR 509.3)")
+    token: bool = False
+    face_down: bool = False
+    timestamp: int | None = None
+    chosen: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, value: Any) -> Any:
+        return {"card": value} if isinstance(value, str) else value
+
+    @field_validator("counters")
+    @classmethod
+    def _counters(cls, value: dict[str, int]) -> dict[str, int]:
+        for kind, n in value.items():
+            if n < 0:
+                raise ValueError(f"counter {kind!r} has a negative count")
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> "Permanent":
+        if self.band is not None and self.attacking is None:
+            raise ValueError("only an attacking creature can be in a band")
+        if self.attacking is not None and self.blocking:
+            raise ValueError("a creature can't be both attacking and blocking")
+        return self
+
+
+class Player(_Model):
+    """A player and the player's zones."""
+
+    name: str = Field(min_length=1)
+    life: int = 20
+    poison: int = Field(0, ge=0)
+    mana_pool: str = Field("", pattern=r"^(\{[WUBRGC]\})*$")
+    lands_played: int = Field(0, ge=0)
+    library: list[CardRef] = Field(default_factory=list, description="top card first")
+    hand: list[CardRef] = Field(default_factory=list)
+    graveyard: list[CardRef] = Field(default_factory=list)
+    exile: list[CardRef] = Field(default_factory=list)
+    battlefield: list[Permanent] = Field(default_factory=list)
+
+
+class Effect(EffectSpec):
+    """A continuous effect from a spell or ability that already resolved (CR 611.2).
+
+    What it does comes from the source card's ``effect`` unless given here.
+    """
+
+    source: str
+    targets: list[str] = Field(default_factory=list)
+    timestamp: int | None = None
+    duration: Literal["end_of_turn", "permanent"] | None = None  # type: ignore[assignment]
+
+
+class GameState(_Model):
+    """A two-player position."""
+
+    turn: int = Field(1, ge=1)
+    active: str
+    step: Step = "main1"
+    players: list[Player] = Field(min_length=2, max_length=2)
+    effects: list[Effect] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check(self) -> "GameState":
+        names = [p.name for p in self.players]
+        if len(set(names)) != len(names):
+            raise ValueError(f"two players are named {names[0]!r}")
+        if self.active not in names:
+            raise ValueError(f"the active player {self.active!r} is not one of the players {names}")
+        where: dict[str, str] = {}
+        for i, player in enumerate(self.players):
+            for zone in ZONES:
+                for j, obj in enumerate(getattr(player, zone)):
+                    place = f"players[{i}].{zone}[{j}]"
+                    if obj.id is None:
+                        continue
+                    if obj.id in names:
+                        raise ValueError(f"{place}: the id {obj.id!r} is a player's name")
+                    if obj.id in where:
+                        raise ValueError(f"{place}: the id {obj.id!r} is already used at {where[obj.id]} "
+                                         "(an object is in one zone only)")
+                    where[obj.id] = place
+        permanents = {p.id: p for p in self.permanents()}
+        for i, player in enumerate(self.players):
+            for j, perm in enumerate(player.battlefield):
+                place = f"players[{i}].battlefield[{j}]"
+                if perm.controller is not None and perm.controller not in names:
+                    raise ValueError(f"{place}: controller {perm.controller!r} is not a player")
+                if perm.attached_to is not None:
+                    if perm.attached_to not in permanents and perm.attached_to not in names:
+                        raise ValueError(f"{place}: attached to {perm.attached_to!r}, which is not on the battlefield")
+                    if perm.attached_to == perm.id:
+                        raise ValueError(f"{place}: a permanent can't be attached to itself")
+                if perm.attacking is not None and perm.attacking not in names and perm.attacking not in permanents:
+                    raise ValueError(f"{place}: attacking {perm.attacking!r}, which is neither a player nor a permanent")
+                for a in perm.blocking:
+                    if a not in permanents:
+                        raise ValueError(f"{place}: blocking {a!r}, which is not on the battlefield")
+                    if permanents[a].attacking is None:
+                        raise ValueError(f"{place}: blocking {a!r}, which is not attacking")
+        for k, effect in enumerate(self.effects):
+            for t in effect.targets:
+                if t not in permanents and t not in names:
+                    raise ValueError(f"effects[{k}]: target {t!r} is not on the battlefield")
+        stamps = [p.timestamp for p in self.permanents() if p.timestamp is not None]
+        stamps += [e.timestamp for e in self.effects if e.timestamp is not None]
+        if len(set(stamps)) != len(stamps):
+            raise ValueError("two objects or effects have the same timestamp")
+        return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _assign_ids(cls, value: Any) -> Any:
+        """Give every object without an id one made from its card name (``grizzly_bears_2``)."""
+        if not isinstance(value, dict) or not isinstance(value.get("players"), list):
+            return value
+        taken: set[str] = set()
+        for player in value["players"]:
+            if not isinstance(player, dict):
+                continue
+            for zone in ZONES:
+                for obj in player.get(zone) or []:
+                    if isinstance(obj, dict) and isinstance(obj.get("id"), str):
+                        taken.add(obj["id"])
+        counts: dict[str, int] = {}
+        players = []
+        for player in value["players"]:
+            if not isinstance(player, dict):
+                players.append(player)
+                continue
+            player = dict(player)
+            for zone in ZONES:
+                objs = player.get(zone)
+                if not isinstance(objs, list):
+                    continue
+                new = []
+                for obj in objs:
+                    if isinstance(obj, str):
+                        obj = {"card": obj}
+                    if isinstance(obj, dict) and obj.get("id") is None and isinstance(obj.get("card"), str):
+                        base = slug(obj["card"]) or "object"
+                        n = counts.get(base, 0)
+                        while True:
+                            n += 1
+                            candidate = base if n == 1 else f"{base}_{n}"
+                            if candidate not in taken:
+                                break
+                        counts[base] = n
+                        taken.add(candidate)
+                        obj = {**obj, "id": candidate}
+                    new.append(obj)
+                player[zone] = new
+            players.append(player)
+        return {**value, "players": players}
+
+    # ------------------------------------------------------------------ queries
+    def player(self, name: str) -> Player:
+        """The player called ``name``."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def opponent(self, name: str) -> str:
+        """The other player's name."""
+        return next(p.name for p in self.players if p.name != name)
+
+    def permanents(self) -> list[Permanent]:
+        """Every permanent on the battlefield, in listing order."""
+        return [perm for p in self.players for perm in p.battlefield]
+
+    def controller_of(self, perm: Permanent) -> str:
+        """The player who controls a permanent."""
+        if perm.controller is not None:
+            return perm.controller
+        return next(p.name for p in self.players if any(x is perm for x in p.battlefield))
+
+    def permanent(self, object_id: str) -> Permanent:
+        """The permanent with this id."""
+        for perm in self.permanents():
+            if perm.id == object_id:
+                return perm
+        raise KeyError(object_id)
+
+    def object_ids(self) -> set[str]:
+        """The ids of all objects in all zones."""
+        return {o.id for p in self.players for z in ZONES for o in getattr(p, z) if o.id}
+
+
+# ---------------------------------------------------------------------- actions
+class DeclareAttackers(_Model):
+    """CR 508.1: attacker id -> player name or planeswalker id; ``bands`` lists bands (508.1e)."""
+
+    kind: Literal["declare_attackers"] = "declare_attackers"
+    attackers: dict[str, str]
+    bands: list[list[str]] = Field(default_factory=list)
+
+
+class DeclareBlockers(_Model):
+    """CR 509.1: blocker id -> the attacker (or attackers) it blocks."""
+
+    kind: Literal["declare_blockers"] = "declare_blockers"
+    blockers: dict[str, list[str]]
+
+    @field_validator("blockers", mode="before")
+    @classmethod
+    def _lists(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: [v] if isinstance(v, str) else v for k, v in value.items()}
+        return value
+
+
+class OrderBlockers(_Model):
+    """CR 509.2: attacker id -> its blockers in damage assignment order."""
+
+    kind: Literal["order_blockers"] = "order_blockers"
+    orders: dict[str, list[str]]
+
+
+class OrderAttackers(_Model):
+    """CR 509.3: blocker id -> the attackers it blocks in damage assignment order."""
+
+    kind: Literal["order_attackers"] = "order_attackers"
+    orders: dict[str, list[str]]
+
+
+Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers],
+                   Field(discriminator="kind")]
+_ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
+                 "order_blockers": "orders", "order_attackers": "orders"}
+
+
+def _action_from_yaml(value: Any) -> Any:
+    """``{declare_blockers: {...}}`` -> ``{kind: declare_blockers, blockers: {...}}``."""
+    if isinstance(value, dict) and "kind" not in value:
+        keys = [k for k in value if k in _ACTION_FIELD]
+        if len(keys) == 1:
+            kind = keys[0]
+            rest = {k: v for k, v in value.items() if k != kind}
+            return {"kind": kind, _ACTION_FIELD[kind]: value[kind], **rest}
+        if not keys:
+            raise ValueError(f"unknown action {', '.join(map(str, value)) or '(empty)'}; "
+                             f"known actions: {', '.join(_ACTION_FIELD)}")
+    if isinstance(value, str):
+        raise ValueError(f"unknown action {value!r}; known actions: {', '.join(_ACTION_FIELD)}")
+    return value
+
+
+# ---------------------------------------------------------------------- expectations
+class ObjectExpectation(_Model):
+    """What must be true of one object; only the keys given are compared."""
+
+    name: str | None = None
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None
+    colors: list[str] | None = None
+    types: list[str] | None = None
+    subtypes: list[str] | None = None
+    supertypes: list[str] | None = None
+    abilities: list[Any] | None = None
+    controller: str | None = None
+    damage: int | None = None
+    counters: dict[str, int] | None = None
+    tapped: bool | None = None
+    attached_to: str | None = None
+    attacking: str | None = None
+    blocking: list[str] | None = None
+    blocked_by: list[str] | None = None
+
+
+class Expectation(_Model):
+    """What must be true after the scenario's actions."""
+
+    legal: bool | None = None
+    violations: list[str] = Field(default_factory=list, description="rule numbers the verdict must cite")
+    characteristics: dict[str, ObjectExpectation] = Field(default_factory=dict)
+    legal_block_count: int | None = Field(None, ge=0)
+    legal_attack_count: int | None = Field(None, ge=0)
+    step: Step | None = None
+    life: dict[str, int] = Field(default_factory=dict)
+
+
+class Scenario(_Model):
+    """A scenario file: a position, what is done in it, and what must then be true."""
+
+    title: str
+    cite: list[str] = Field(min_length=1, description="CR rule numbers this scenario exercises")
+    state: GameState
+    do: list[Action] = Field(default_factory=list)
+    expect: Expectation = Field(default_factory=Expectation)
+
+    @field_validator("cite")
+    @classmethod
+    def _rule_numbers(cls, value: list[str]) -> list[str]:
+        import re
+        for rule in value:
+            if not re.fullmatch(r"\d{3}(\.\d+[a-z]?)?", str(rule)):
+                raise ValueError(f"{rule!r} is not a rule number like 509.1c")
+        return value
+
+    @field_validator("do", mode="before")
+    @classmethod
+    def _actions(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise ValueError("do must be a list of actions")
+        return [_action_from_yaml(v) for v in value]

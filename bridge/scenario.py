@@ -1,0 +1,195 @@
+"""Scenario files: reading them with errors that name the place, and running them.
+
+A scenario runs its actions in order; the first illegal one stops it.  Then each
+expectation is compared with what happened, and the first that differs is reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from bridge.cards import Ability
+from bridge.errors import InputError, MtgaspError
+from bridge.models import Scenario
+from bridge.verdict import Verdict
+
+__all__ = ["load_scenario", "run_scenario", "ScenarioResult", "validation_problem"]
+
+
+def _node_line(root: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the YAML node at a validation error's path, as near as it goes."""
+    node = root
+    line = node.start_mark.line + 1 if node is not None else None
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            found = None
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode) and k.value == str(key):
+                    found = v
+                    break
+            if found is None:
+                break
+            node = found
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            continue
+        line = node.start_mark.line + 1
+    return line
+
+
+def _loc_text(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in ("function-after", "function-before", "function-plain") or str(part).startswith("function-"):
+            continue
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def validation_problem(exc: ValidationError, root: yaml.Node | None = None) -> tuple[str, str]:
+    """(location, problem) for the first error of a validation failure."""
+    first = exc.errors()[0]
+    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p in (
+        "DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers",
+        "declare_attackers", "declare_blockers", "order_blockers", "order_attackers")))
+    where = _loc_text(loc) or "(top level)"
+    line = _node_line(root, loc) if root is not None else None
+    if line is not None:
+        where = f"line {line}, {where}"
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        message = f"unknown field {loc[-1]!r}" if loc else "unknown field"
+    elif first["type"] == "missing":
+        message = f"missing field {loc[-1]!r}" if loc else "missing field"
+    return where, message
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate a scenario file; :class:`InputError` says where and what is wrong."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"can't read the file: {exc.strerror or exc}", source=source) from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InputError(f"not valid YAML: {problem}", source=source, location=where) from None
+    if not isinstance(data, dict):
+        raise InputError("a scenario is a mapping with title, cite, state, do and expect", source=source)
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        where, problem = validation_problem(exc, root)
+        raise InputError(problem, source=source, location=where) from None
+    return scenario
+
+
+@dataclass
+class ScenarioResult:
+    """The outcome of a scenario: ``passed``, else the first expectation that differs."""
+
+    path: str
+    passed: bool
+    difference: str | None = None
+    verdicts: list[Verdict] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        """Were all the actions legal?"""
+        return all(v.legal for v in self.verdicts)
+
+
+def _ability_terms(values: list[Any]) -> set[str]:
+    return {Ability.model_validate(v).term() for v in values}
+
+
+def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult:
+    """Run a scenario's actions and compare its expectations."""
+    from bridge.game import Game  # the game imports this module for from_scenario
+
+    try:
+        game = Game(scenario.state)
+    except InputError as exc:
+        raise exc.at(source=path) from None
+    verdicts: list[Verdict] = []
+    for index, action in enumerate(scenario.do):
+        try:
+            verdict = game.check(action)
+        except InputError as exc:
+            raise exc.at(source=path, location=f"do[{index}]") from None
+        verdicts.append(verdict)
+        if not verdict.legal:
+            break
+        game.push(action)
+    result = ScenarioResult(path=path, passed=True, verdicts=verdicts)
+    expect = scenario.expect
+
+    def differ(text: str) -> ScenarioResult:
+        result.passed = False
+        result.difference = text
+        return result
+
+    legal = all(v.legal for v in verdicts)
+    cited = set().union(*(v.rules for v in verdicts)) if verdicts else set()
+    if expect.legal is not None and expect.legal != legal:
+        detail = "; ".join(str(v) for v in verdicts if not v.legal) or "every action was legal"
+        return differ(f"legal: expected {str(expect.legal).lower()}, got {str(legal).lower()} ({detail})")
+    for rule in expect.violations:
+        if rule not in cited:
+            got = ", ".join(sorted(cited)) or "none"
+            return differ(f"violations: expected {rule} to be cited, cited: {got}")
+    if expect.characteristics:
+        try:
+            chars = game.all_characteristics()
+        except MtgaspError:
+            raise
+        for object_id, want in expect.characteristics.items():
+            if object_id not in chars:
+                raise InputError(f"no permanent has the id {object_id!r}", source=path,
+                                 location=f"expect.characteristics.{object_id}")
+            got = chars[object_id]
+            perm = game.state.permanent(object_id)
+            blocked_by = sorted(p.id for p in game.state.permanents() if object_id in p.blocking)
+            actual: dict[str, Any] = {
+                "name": got.name, "power": got.power, "toughness": got.toughness, "loyalty": got.loyalty,
+                "colors": sorted(got.colors), "types": sorted(got.types), "subtypes": sorted(got.subtypes),
+                "supertypes": sorted(got.supertypes), "abilities": sorted(got.abilities),
+                "controller": got.controller, "damage": perm.damage, "counters": dict(perm.counters),
+                "tapped": perm.tapped, "attached_to": perm.attached_to, "attacking": perm.attacking,
+                "blocking": sorted(perm.blocking), "blocked_by": blocked_by}
+            for key, value in want.model_dump(exclude_none=True).items():
+                if key == "abilities":
+                    value = sorted(_ability_terms(value))
+                elif isinstance(value, list):
+                    value = sorted(str(v).lower() if key != "blocking" and key != "blocked_by" else v for v in value)
+                if actual[key] != value:
+                    return differ(f"characteristics.{object_id}.{key}: expected {value}, got {actual[key]}")
+    if expect.legal_block_count is not None:
+        count = len(game.legal_blocks)
+        if count != expect.legal_block_count:
+            return differ(f"legal_block_count: expected {expect.legal_block_count}, got {count}")
+    if expect.legal_attack_count is not None:
+        count = len(game.legal_attacks)
+        if count != expect.legal_attack_count:
+            return differ(f"legal_attack_count: expected {expect.legal_attack_count}, got {count}")
+    if expect.step is not None and game.state.step != expect.step:
+        return differ(f"step: expected {expect.step}, got {game.state.step}")
+    for name, life in expect.life.items():
+        got_life = game.state.player(name).life
+        if got_life != life:
+            return differ(f"life.{name}: expected {life}, got {got_life}")
+    return result

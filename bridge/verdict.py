@@ -1,0 +1,172 @@
+"""Verdicts: whether an action is legal, and each rule it breaks in plain words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import clingo
+
+__all__ = ["Violation", "Verdict", "MESSAGES", "violation_from_symbols"]
+
+# reason -> message; {0}, {1}, ... are the violation's objects, described.
+MESSAGES: dict[str, str] = {
+    # declaring attackers (CR 508.1)
+    "wrong_step_attack": "attackers are declared in the declare attackers step, not in the {0} step",
+    "attackers_already_declared": "attackers were already declared this combat ({0} is attacking)",
+    "attacker_not_on_battlefield": "{0} is not on the battlefield, so it can't attack",
+    "attacker_not_creature": "{0} is not a creature, so it can't attack",
+    "attacker_not_active_players": "{0} is not controlled by the active player, so it can't attack",
+    "tapped_attacker": "{0} is tapped, so it can't attack",
+    "summoning_sick": "{0} has not been under its controller's control since the turn began and has no haste",
+    "not_attackable": "{0} can't attack {1}: only the defending player and that player's planeswalkers can be attacked",
+    "unknown_target": "{0} attacks {1}, which is neither a player nor a permanent",
+    "defender": "{0} has defender, so it can't attack",
+    "cant_attack": "{0} can't attack",
+    "cant_attack_unless": "{0} can't attack unless the defending player controls a permanent it names, and that player controls none",
+    "cant_attack_alone": "{0} can't attack alone",
+    "max_attackers": "{0} allows no more than {1} attacking creature(s) each combat",
+    "band_member_not_attacking": "{0} is in band {1} but is not attacking",
+    "two_bands": "{0} is in more than one band",
+    "illegal_band": "band {0} is not a legal band: it needs creatures with banding and at most one without, "
+                    "or creatures sharing the quality of a \"bands with other\" ability",
+    "band_split": "the creatures of band {0} attack different players or planeswalkers",
+    "unpaid_attack_cost": "{0} must pay {1} mana to attack but has only {2} available",
+    # declaring blockers (CR 509.1)
+    "wrong_step_block": "blockers are declared in the declare blockers step, not in the {0} step",
+    "blockers_already_declared": "blockers were already declared this combat ({0} is blocking)",
+    "blocker_not_on_battlefield": "{0} is not on the battlefield, so it can't block",
+    "blocker_not_creature": "{0} is not a creature, so it can't block",
+    "blocker_not_defending_players": "{0} is not controlled by the defending player, so it can't block",
+    "tapped_blocker": "{0} is tapped, so it can't block",
+    "not_attacking": "{0} can't block {1}: {1} is not attacking",
+    "blocks_itself": "{0} can't block itself",
+    "too_many_blocked": "{0} blocks {1} creatures but may block only {2}",
+    "cant_block": "{0} can't block",
+    "flying": "{0} can't block {1}: {1} has flying and {0} has neither flying nor reach",
+    "fear": "{0} can't block {1}: {1} has fear and {0} is neither an artifact creature nor black",
+    "intimidate": "{0} can't block {1}: {1} has intimidate and {0} is neither an artifact creature nor shares a color with it",
+    "shadow": "{0} can't block {1}: {1} has shadow and {0} doesn't",
+    "shadow_blocker": "{0} can't block {1}: {0} has shadow and can block only creatures with shadow",
+    "horsemanship": "{0} can't block {1}: {1} has horsemanship and {0} doesn't",
+    "landwalk": "{0} can't block {1}: {1} has landwalk and the defending player controls such a land",
+    "protection": "{0} can't block {1}: {1} has protection from a quality {0} has",
+    "unblockable": "{0} can't block {1}: {1} can't be blocked",
+    "cant_be_blocked_by": "{0} can't block {1}: {1} can't be blocked by creatures like {0}",
+    "can_block_only": "{0} can't block {1}: {0} can block only creatures with a quality {1} lacks",
+    "cant_block_alone": "{0} can't block alone",
+    "max_blockers": "{0} allows no more than {1} blocking creature(s) each combat",
+    "too_few_blockers": "{0} can't be blocked except by {1} or more creatures",
+    "too_many_blockers": "{0} can't be blocked by more than {1} creature(s)",
+    # damage assignment order (CR 509.2, 509.3)
+    "wrong_step_order": "damage assignment orders are announced in the declare blockers step, not in the {0} step",
+    "order_not_blocked": "{0} is not blocked, so it has no damage assignment order",
+    "order_not_blocking": "{1} is in {0}'s damage assignment order but is not blocking it",
+    "order_missing_blocker": "{0}'s damage assignment order leaves out {1}, which blocks it",
+    "order_repeats_blocker": "{0}'s damage assignment order names {1} twice",
+    "order_not_blocking_any": "{0} is not blocking, so it has no damage assignment order",
+    "order_not_blocked_by": "{1} is in {0}'s damage assignment order but {0} does not block it",
+    "order_missing_attacker": "{0}'s damage assignment order leaves out {1}, which it blocks",
+    "order_repeats_attacker": "{0}'s damage assignment order names {1} twice",
+}
+
+
+def _plain(sym: clingo.Symbol) -> object:
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Number:
+        return sym.number
+    if sym.type == clingo.SymbolType.Function and sym.name == "" :
+        return tuple(_plain(a) for a in sym.arguments)
+    return str(sym)
+
+
+def _requirement(sym: clingo.Symbol, describe: Callable[[str], str]) -> tuple[tuple[str, ...], str]:
+    """Objects and words of a requirement term ``req(kind, ..., Effect)``."""
+    kind = sym.arguments[0].name
+    args = [str(_plain(a)) for a in sym.arguments[1:-1]]
+    source = sym.arguments[-1]
+    if source.type == clingo.SymbolType.Function and source.name == "s":
+        via = f", by {describe(source.arguments[0].string)}"
+    elif source.type == clingo.SymbolType.String and source.string != args[0]:
+        via = f", by {describe(source.string)}"
+    else:
+        via = ""
+    if kind == "attack":
+        return (args[0],), f"attacks each combat if able{via}"
+    if kind == "block_it":
+        return (args[0], args[1]), f"must block {{1}} (all creatures able to block it do so{via})"
+    if kind == "block":
+        return (args[0],), f"blocks each combat if able{via}"
+    if kind == "be_blocked":
+        return (args[0],), f"must be blocked if able{via}"
+    return tuple(args), kind
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One rule an action breaks: the rule, the step rule above it, the objects, a message."""
+
+    rule: str
+    objects: tuple[str, ...]
+    message: str
+    reason: str
+    step_rule: str | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The rules cited: the specific one and, if different, the step rule."""
+        if self.step_rule and self.step_rule != self.rule:
+            return (self.rule, self.step_rule)
+        return (self.rule,)
+
+    def __str__(self) -> str:
+        return f"{' / '.join(self.rules)}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an action is legal, and why not."""
+
+    legal: bool
+    violations: tuple[Violation, ...] = field(default_factory=tuple)
+
+    @property
+    def rules(self) -> set[str]:
+        """Every rule number the verdict cites."""
+        return {r for v in self.violations for r in v.rules}
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+    def __str__(self) -> str:
+        if self.legal:
+            return "legal"
+        return "illegal: " + "; ".join(str(v) for v in self.violations)
+
+
+def violation_from_symbols(world: str, model: frozenset[clingo.Symbol], cites: dict[str, tuple[str, str]],
+                           describe: Callable[[str], str]) -> Verdict:
+    """Read the ``violation(world, Reason, Objects)`` atoms of a model into a verdict."""
+    found: list[Violation] = []
+    for sym in model:
+        if sym.match("violation", 3) and sym.arguments[0].name == world:
+            reason = sym.arguments[1].name
+            rule, step_rule = cites.get(reason, ("?", None))  # type: ignore[assignment]
+            detail = sym.arguments[2]
+            if detail.type == clingo.SymbolType.Function and detail.name == "req":
+                ids, words = _requirement(detail, describe)
+                names = [describe(o) for o in ids]
+                message = f"{names[0]} {words.format(*names)}: a legal declaration obeying more requirements exists"
+            else:
+                values = _plain(detail) if detail.type == clingo.SymbolType.Function else (_plain(detail),)
+                if not isinstance(values, tuple):
+                    values = (values,)
+                shown = [describe(v) if isinstance(v, str) else str(v) for v in values]
+                template = MESSAGES.get(reason, reason.replace("_", " ") + ": {0}")
+                message = template.format(*shown, *[""] * 3)
+                ids = tuple(v for v in values if isinstance(v, str))
+            found.append(Violation(rule=rule, objects=tuple(ids), message=message, reason=reason,
+                                   step_rule=step_rule))
+    found.sort(key=lambda v: (v.step_rule or v.rule, v.rule, v.objects, v.reason))
+    return Verdict(legal=not found, violations=tuple(found))
