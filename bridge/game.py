@@ -314,9 +314,9 @@ class _DeclarationChecker:
         self.session = Session(_modules(kind), game.position.facts + "\n" + "\n".join(extra),
                                [(kind, (DECLARED,)), (f"{kind}_externals", ())])
         pred = "declared_block" if kind == "block" else "declared_attack"
-        self._externals = {(a.symbol.arguments[0].string, a.symbol.arguments[1].string): a.symbol
-                           for a in self.session._control.symbolic_atoms.by_signature(pred, 2)
-                           if a.is_external}
+        self._externals = {(s.arguments[0].string, s.arguments[1].string): s
+                           for s in self.session.external_atoms(pred, 2)}
+        self._true: list[clingo.Symbol] = []
 
     def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
         """The verdict on one declaration."""
@@ -331,7 +331,9 @@ class _DeclarationChecker:
         symbols = [self._externals.get(p) for p in pairs]
         if any(s is None for s in symbols):
             return _check_fresh(self.game, self.kind, facts)
-        model = self.session.solve(assumptions=symbols).model  # type: ignore[arg-type]
+        self.session.set_externals(true=symbols, false=self._true)  # type: ignore[arg-type]
+        self._true = symbols  # type: ignore[assignment]
+        model = self.session.solve().model
         return violation_from_symbols("declared", model, citations(), self.game.describe)
 
 
@@ -354,8 +356,7 @@ class _LegalDeclarations:
 
     def __iter__(self) -> Iterator[Action]:
         session = self._session()
-        session._control.configuration.solve.opt_mode = "optN"
-        for model in session.solve(models=0, optimal_only=True).models:
+        for model in session.solve(models=0, optimal_only=True, opt_mode="optN").models:
             yield self._declaration(model)
 
     def __contains__(self, action: object) -> bool:

@@ -147,6 +147,17 @@ class Session:
         self._check_warnings("solving warned")
         return Solution(satisfiable=bool(result.satisfiable), models=tuple(found))
 
+    def set_externals(self, true: Iterable[clingo.Symbol], false: Iterable[clingo.Symbol] = ()) -> None:
+        """Set external atoms true or false for the following solves."""
+        for atom in false:
+            self._control.assign_external(atom, False)
+        for atom in true:
+            self._control.assign_external(atom, True)
+
+    def external_atoms(self, name: str, arity: int) -> list[clingo.Symbol]:
+        """The external atoms of a predicate in the grounded program."""
+        return [a.symbol for a in self._control.symbolic_atoms.by_signature(name, arity) if a.is_external]
+
     def count(self, *, optimal: bool) -> int:
         """Count the answer sets (the optimal ones when ``optimal``) without keeping them."""
         config = self._control.configuration.solve
