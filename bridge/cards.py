@@ -392,6 +392,13 @@ class CardPool:
         self._cards: dict[str, Card] = {}
 
     @classmethod
+    def from_cards(cls, cards: list[Card], fallback: "CardPool | None" = None) -> "CardPool":
+        """A pool of the given cards (and, for other names, a fallback pool)."""
+        pool = cls(fallback.folder if fallback else Path("/nonexistent"))
+        pool._cards.update({c.id: c for c in cards})
+        return pool
+
+    @classmethod
     @functools.cache
     def default(cls) -> "CardPool":
         """The pool shipped in ``cards/``."""

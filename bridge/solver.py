@@ -136,7 +136,7 @@ class Session:
         found: list[frozenset[clingo.Symbol]] = []
 
         def on_model(model: clingo.Model) -> None:
-            if optimal_only and not model.optimality_proven:
+            if optimal_only and model.cost and not model.optimality_proven:
                 return
             found.append(frozenset(model.symbols(shown=True)))
 
@@ -167,7 +167,10 @@ class Session:
 
         def on_model(model: clingo.Model) -> None:
             nonlocal total
-            if not optimal or model.optimality_proven:
+            # With optN, models met on the way to the optimum come first and the first
+            # optimal one comes twice; only proven ones count.  Without an optimization
+            # (no cost) every model is optimal.
+            if not optimal or not model.cost or model.optimality_proven:
                 total += 1
 
         try:
