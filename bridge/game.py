@@ -32,8 +32,8 @@ __all__ = ["Game", "Characteristics", "LegalAttacks", "LegalBlocks"]
 
 CHARACTERISTICS = ("inputs", "characteristics/basic")
 COMBAT = (*CHARACTERISTICS, "combat/common")
-ATTACK_MODULES = (*COMBAT, "combat/attack", "combat/declared", "combat/search")
-BLOCK_MODULES = (*COMBAT, "combat/block", "combat/declared", "combat/search")
+ATTACK_MODULES = (*COMBAT, "combat/attack", "combat/declared", "combat/attack_search")
+BLOCK_MODULES = (*COMBAT, "combat/block", "combat/declared", "combat/block_search")
 ORDER_MODULES = (*COMBAT, "combat/order")
 DECLARED = clingo.Function("declared")
 SEARCH = clingo.Function("search")
