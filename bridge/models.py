@@ -296,18 +296,20 @@ _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers
 
 
 def _action_from_yaml(value: Any) -> Any:
-    """``{declare_blockers: {...}}`` -> ``{kind: declare_blockers, blockers: {...}}``."""
+    """``{declare_blockers: {...}}`` -> ``{kind: declare_blockers, blockers: {...}}``.
+
+    An unknown action keeps its name as ``kind``, so validation reports it at its place.
+    """
     if isinstance(value, dict) and "kind" not in value:
         keys = [k for k in value if k in _ACTION_FIELD]
         if len(keys) == 1:
             kind = keys[0]
             rest = {k: v for k, v in value.items() if k != kind}
             return {"kind": kind, _ACTION_FIELD[kind]: value[kind], **rest}
-        if not keys:
-            raise ValueError(f"unknown action {', '.join(map(str, value)) or '(empty)'}; "
-                             f"known actions: {', '.join(_ACTION_FIELD)}")
+        if not keys and value:
+            return {"kind": str(next(iter(value)))}
     if isinstance(value, str):
-        raise ValueError(f"unknown action {value!r}; known actions: {', '.join(_ACTION_FIELD)}")
+        return {"kind": value}
     return value
 
 

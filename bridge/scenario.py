@@ -66,7 +66,10 @@ def validation_problem(exc: ValidationError, root: yaml.Node | None = None) -> t
     if line is not None:
         where = f"line {line}, {where}"
     message = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "extra_forbidden":
+    if first["type"] == "union_tag_invalid":
+        ctx = first.get("ctx", {})
+        message = f"unknown action {ctx.get('tag')!r}; known actions: {ctx.get('expected_tags')}"
+    elif first["type"] == "extra_forbidden":
         message = f"unknown field {loc[-1]!r}" if loc else "unknown field"
     elif first["type"] == "missing":
         message = f"missing field {loc[-1]!r}" if loc else "missing field"
@@ -130,7 +133,8 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         try:
             verdict = game.check(action)
         except InputError as exc:
-            raise exc.at(source=path, location=f"do[{index}]") from None
+            where = f"do[{index}]" + (f".{exc.location}" if exc.location else "")
+            raise InputError(exc.problem, source=exc.source or path, location=where) from None
         verdicts.append(verdict)
         if not verdict.legal:
             break

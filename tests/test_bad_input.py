@@ -1,0 +1,81 @@
+"""Bad input gets exit status 2 and one message naming the file, the place and the problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bridge.cli import main
+
+GOOD_STATE = """\
+title: t
+cite: ["509.1a"]
+state:
+  active: alice
+  step: declare_blockers
+  players:
+    - name: alice
+      battlefield:
+        - {id: wurm, card: Craw Wurm, attacking: bob, tapped: true}
+    - name: bob
+      battlefield:
+        - {id: elves, card: Llanowar Elves}
+"""
+
+CASES = {
+    "malformed_yaml": ("title: t\ncite: [509.1a\nstate: {}\n", "not valid YAML", "line "),
+    "unknown_card": (GOOD_STATE.replace("Llanowar Elves", "Llanowar Elfs"),
+                     "unknown card 'Llanowar Elfs'", "players[1].battlefield[0]"),
+    "unknown_id": (GOOD_STATE + "do:\n  - declare_blockers: {elves: wyrm}\n", "no object has the id 'wyrm'", "do[0]"),
+    "object_in_two_zones": (GOOD_STATE + "      hand: [{id: elves, card: Llanowar Elves}]\n",
+                            "already used", "players"),
+    "blocks_non_attacker": (GOOD_STATE.replace("attacking: bob, tapped: true", "tapped: true")
+                            .replace("{id: elves, card: Llanowar Elves}", "{id: elves, card: Llanowar Elves, blocking: [wurm]}"),
+                            "which is not attacking", "battlefield"),
+    "unknown_field": (GOOD_STATE.replace("step: declare_blockers", "step: declare_blockers\n  weather: rain"),
+                      "unknown field 'weather'", "line 6"),
+    "unknown_step": (GOOD_STATE.replace("step: declare_blockers", "step: second_main"), "Input should be", "state.step"),
+    "unknown_action": (GOOD_STATE + "do:\n  - cast_spell: {card: Lightning Bolt}\n", "unknown action", "do[0]"),
+    "not_a_mapping": ("- just\n- a list\n", "a scenario is a mapping", ""),
+    "attacks_non_planeswalker": (GOOD_STATE.replace("attacking: bob", "attacking: elves"),
+                                 "not a planeswalker", "attacking"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_exits_2_with_one_clear_message(tmp_path: Path, name: str) -> None:
+    text, problem, place = CASES[name]
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    error_lines = [line for line in result.output.splitlines() if line.startswith("ERROR")]
+    assert len(error_lines) == 1, result.output
+    line = error_lines[0]
+    assert str(path) in line and problem in line and place in line, line
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "nope.yaml")])
+    assert result.exit_code == 2
+    assert "can't read the file" in result.output
+
+
+@pytest.mark.parametrize("command", ["explain", "blocks", "attacks"])
+def test_other_commands_report_bad_input(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(GOOD_STATE.replace("Craw Wurm", "Craw Worm"))
+    result = CliRunner().invoke(main, [command, str(path)])
+    assert result.exit_code == 2
+    assert "unknown card 'Craw Worm'" in result.output and "Traceback" not in result.output
+
+
+def test_failing_expectation_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "wrong.yaml"
+    path.write_text(GOOD_STATE + "do:\n  - declare_blockers: {elves: wurm}\nexpect:\n  legal: false\n")
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 1
+    assert "legal: expected false, got true" in result.output
