@@ -190,6 +190,11 @@ ORACLE_RECORDS: dict[str, dict] = {r["name"]: r for r in [
     _rec("Palace Guard", "{2}{W}", 3, "W", "Creature — Human Soldier",
          _CREATURE, ["Human", "Soldier"], "1", "4",
          "This creature can block any number of creatures."),
+    _rec("Foriysian Brigade", "{3}{W}", 4, "W", "Creature — Human Soldier",
+         _CREATURE, ["Human", "Soldier"], "2", "4",
+         "This creature can block an additional creature each combat."),
+    _rec("Goblin Raider", "{1}{R}", 2, "R", "Creature — Goblin Warrior",
+         _CREATURE, ["Goblin", "Warrior"], "2", "2", "This creature can't block."),
     _rec("Raging Goblin", "{R}", 1, "R", "Creature — Goblin Berserker",
          _CREATURE, ["Goblin", "Berserker"], "1", "1",
          "Haste (This creature can attack and act as soon as it comes under "

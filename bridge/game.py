@@ -240,7 +240,7 @@ class Game:
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 
     def _after_attack(self, action: DeclareAttackers) -> GameState:
-        model = _check_fresh_model(self, "attack", _attack_facts(action))
+        model = _check_fresh_model(self, "attack", _attack_facts(action), results=True)
         taps = {s.arguments[1].string for s in model if s.match("taps_to_attack", 2)
                 and s.arguments[0] == DECLARED}
         bands = {c: f"band{i}" for i, band in enumerate(action.bands, start=1) for c in band}
@@ -254,7 +254,7 @@ class Game:
         return _pay_attack_costs(state, model)
 
     def _after_block(self, action: DeclareBlockers) -> GameState:
-        model = _check_fresh_model(self, "block", _block_facts(action))
+        model = _check_fresh_model(self, "block", _block_facts(action), results=True)
         result: dict[str, list[str]] = {}
         for s in sorted(model, key=str):
             if s.match("block_result", 3) and s.arguments[0] == DECLARED:
@@ -287,8 +287,9 @@ def _modules(kind: str) -> tuple[str, ...]:
     return ATTACK_MODULES if kind == "attack" else BLOCK_MODULES
 
 
-def _check_fresh_model(game: Game, kind: str, facts: list[str]) -> frozenset[clingo.Symbol]:
-    session = Session(_modules(kind), game.position.facts + "\n" + "\n".join(facts), _parts(kind, "when_required"))
+def _check_fresh_model(game: Game, kind: str, facts: list[str], results: bool = False) -> frozenset[clingo.Symbol]:
+    modules = _modules(kind) + (("combat/results",) if results else ())
+    session = Session(modules, game.position.facts + "\n" + "\n".join(facts), _parts(kind, "when_required"))
     return session.solve().model
 
 
@@ -306,17 +307,13 @@ class _DeclarationChecker:
     def __init__(self, game: Game, kind: str) -> None:
         self.game = game
         self.kind = kind
-        search = Session(_modules(kind), game.position.facts, _parts(kind, "when_required")[1:]).solve().model
-        known = [s for s in search if s.match("requirement_max", 2) and s.arguments[0].name == kind]
-        extra = [f"requirement_max({kind}, {s.arguments[1].number})." for s in known]
-        extra += [f"requirement_witness({s.arguments[1]})." for s in search
-                  if s.match("obeyed", 2) and s.arguments[0] == SEARCH]
-        self.session = Session(_modules(kind), game.position.facts + "\n" + "\n".join(extra),
+        search = Session(_modules(kind), game.position.facts,
+                         [(kind, (SEARCH,)), (f"{kind}_search", ()), (f"{kind}_search_max", ())]).solve().model
+        extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
+        self.session = Session(_modules(kind)[:-1], game.position.facts + "\n" + "\n".join(extra),
                                [(kind, (DECLARED,)), (f"{kind}_externals", ())])
         pred = "declared_block" if kind == "block" else "declared_attack"
-        self._externals = {(s.arguments[0].string, s.arguments[1].string): s
-                           for s in self.session.external_atoms(pred, 2)}
-        self._true: list[clingo.Symbol] = []
+        self._literals = self.session.free_externals(pred, 2)
 
     def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
         """The verdict on one declaration."""
@@ -328,12 +325,11 @@ class _DeclarationChecker:
             facts = _attack_facts(action)
             if action.bands:
                 return _check_fresh(self.game, self.kind, facts)
-        symbols = [self._externals.get(p) for p in pairs]
-        if any(s is None for s in symbols):
+        chosen = set(pairs)
+        if not chosen <= self._literals.keys():
             return _check_fresh(self.game, self.kind, facts)
-        self.session.set_externals(true=symbols, false=self._true)  # type: ignore[arg-type]
-        self._true = symbols  # type: ignore[assignment]
-        model = self.session.solve().model
+        assumptions = [lit if pair in chosen else -lit for pair, lit in self._literals.items()]
+        model = self.session.solve(literals=assumptions).model
         return violation_from_symbols("declared", model, citations(), self.game.describe)
 
 

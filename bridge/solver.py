@@ -54,6 +54,14 @@ def symbol(value: object) -> clingo.Symbol:
     raise TypeError(f"no clingo symbol for {value!r}")
 
 
+def _python(sym: clingo.Symbol) -> object:
+    if sym.type == clingo.SymbolType.String:
+        return sym.string
+    if sym.type == clingo.SymbolType.Number:
+        return sym.number
+    return str(sym)
+
+
 @dataclass(frozen=True)
 class Solution:
     """What one solve call found.
@@ -125,7 +133,7 @@ class Session:
             raise self._error("grounding failed", exc) from None
         self._check_warnings("grounding warned")
 
-    def solve(self, assumptions: Iterable[clingo.Symbol] = (), *, models: int = 0,
+    def solve(self, assumptions: Iterable[clingo.Symbol] = (), *, literals: Sequence[int] = (), models: int = 0,
               optimal_only: bool = False, opt_mode: str | None = None) -> Solution:
         """Solve.  ``models`` = 0 finds all answer sets, or for an optimization each better one up
         to the optimum.  Assumptions set atoms (externals) true."""
@@ -141,22 +149,23 @@ class Session:
             found.append(frozenset(model.symbols(shown=True)))
 
         try:
-            result = self._control.solve(assumptions=[(a, True) for a in assumptions], on_model=on_model)
+            fixed: list[object] = [(a, True) for a in assumptions]
+            fixed.extend(literals)
+            result = self._control.solve(assumptions=fixed, on_model=on_model)  # type: ignore[arg-type]
         except RuntimeError as exc:
             raise self._error("solving failed", exc) from None
         self._check_warnings("solving warned")
         return Solution(satisfiable=bool(result.satisfiable), models=tuple(found))
 
-    def set_externals(self, true: Iterable[clingo.Symbol], false: Iterable[clingo.Symbol] = ()) -> None:
-        """Set external atoms true or false for the following solves."""
-        for atom in false:
-            self._control.assign_external(atom, False)
-        for atom in true:
-            self._control.assign_external(atom, True)
-
-    def external_atoms(self, name: str, arity: int) -> list[clingo.Symbol]:
-        """The external atoms of a predicate in the grounded program."""
-        return [a.symbol for a in self._control.symbolic_atoms.by_signature(name, arity) if a.is_external]
+    def free_externals(self, name: str, arity: int) -> dict[tuple[object, ...], int]:
+        """Make the external atoms of a predicate free (neither true nor false) and return
+        their program literals by arguments, to be fixed per solve with ``literals``."""
+        out: dict[tuple[object, ...], int] = {}
+        for atom in self._control.symbolic_atoms.by_signature(name, arity):
+            if atom.is_external:
+                self._control.assign_external(atom.literal, None)
+                out[tuple(_python(a) for a in atom.symbol.arguments)] = atom.literal
+        return out
 
     def count(self, *, optimal: bool) -> int:
         """Count the answer sets (the optimal ones when ``optimal``) without keeping them."""
