@@ -26,7 +26,7 @@ from bridge.facts import Position, asp_string, position_facts
 from bridge.models import (Action, DeclareAttackers, DeclareBlockers, GameState, OrderAttackers,
                            OrderBlockers, Player)
 from bridge.solver import Session
-from bridge.verdict import Verdict, violation_from_symbols
+from bridge.verdict import Verdict, ViolationReader
 
 __all__ = ["Game", "Characteristics", "LegalAttacks", "LegalBlocks"]
 
@@ -96,6 +96,7 @@ class Game:
     def _set_state(self, state: GameState) -> None:
         self.state = state
         self.position: Position = position_facts(state, self.pool)
+        self.reader = ViolationReader(citations(), self.describe)
         self._block_checker: _DeclarationChecker | None = None
         self._attack_checker: _DeclarationChecker | None = None
 
@@ -186,7 +187,7 @@ class Game:
                 self._require_object(other, f"{action.kind}.{creature}")
                 facts.append(f"{pred}({asp_string(creature)}, {asp_string(other)}, {pos}).")
         model = Session(ORDER_MODULES, self.position.facts + "\n" + "\n".join(facts)).solve().model
-        return violation_from_symbols("declared", model, citations(), self.describe)
+        return self.reader.verdict(model)
 
     @property
     def legal_attacks(self) -> "LegalAttacks":
@@ -279,24 +280,34 @@ def _attack_facts(action: DeclareAttackers) -> list[str]:
     return facts
 
 
-def _parts(kind: str, search: str) -> list[tuple[str, tuple[object, ...]]]:
-    return [(kind, (DECLARED,)), (kind, (SEARCH,)), (f"{kind}_search", ()), (f"{kind}_search_{search}", ())]
-
-
 def _modules(kind: str) -> tuple[str, ...]:
     return ATTACK_MODULES if kind == "attack" else BLOCK_MODULES
 
 
+def _search_parts(kind: str, mode: str) -> list[tuple[str, tuple[object, ...]]]:
+    """The search world, its generation and the mode: ``always`` or ``max``."""
+    return [(kind, (SEARCH,)), (f"{kind}_search", ()), (f"{kind}_search_{mode}", ())]
+
+
 def _check_fresh_model(game: Game, kind: str, facts: list[str], results: bool = False) -> frozenset[clingo.Symbol]:
-    modules = _modules(kind) + (("combat/results",) if results else ())
-    session = Session(modules, game.position.facts + "\n" + "\n".join(facts), _parts(kind, "when_required"))
-    return session.solve().model
+    """One declaration on a fresh grounding.  The declared world is grounded and solved
+    first; only when it leaves unobeyed a requirement some declaration could obey is the
+    search for a better declaration grounded (multi-shot, in the same control) and solved."""
+    modules = _modules(kind)[:-1] + (("combat/results",) if results else ())
+    session = Session(modules, game.position.facts + "\n" + "\n".join(facts), [(kind, (DECLARED,))])
+    model = session.solve().model
+    needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
+    if needed in model:
+        session.add_modules([_modules(kind)[-1]])
+        session.ground([*_search_parts(kind, "always"), (f"{kind}_judgement", ()),
+                        (f"{kind}_judgement_by_search", ())])
+        model = session.solve().model
+    return model
 
 
 def _check_fresh(game: Game, kind: str, facts: list[str]) -> Verdict:
-    """One declaration on a fresh grounding: the declared world and, when the position has
-    requirements, the search for the best declaration, in one optimization."""
-    return violation_from_symbols("declared", _check_fresh_model(game, kind, facts), citations(), game.describe)
+    """The verdict on one declaration, on a fresh grounding."""
+    return game.reader.verdict(_check_fresh_model(game, kind, facts))
 
 
 class _DeclarationChecker:
@@ -307,11 +318,10 @@ class _DeclarationChecker:
     def __init__(self, game: Game, kind: str) -> None:
         self.game = game
         self.kind = kind
-        search = Session(_modules(kind), game.position.facts,
-                         [(kind, (SEARCH,)), (f"{kind}_search", ()), (f"{kind}_search_max", ())]).solve().model
+        search = Session(_modules(kind), game.position.facts, _search_parts(kind, "max")).solve().model
         extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
         self.session = Session(_modules(kind)[:-1], game.position.facts + "\n" + "\n".join(extra),
-                               [(kind, (DECLARED,)), (f"{kind}_externals", ())])
+                               [(kind, (DECLARED,)), (f"{kind}_externals", ()), (f"{kind}_judgement", ())])
         pred = "declared_block" if kind == "block" else "declared_attack"
         self._literals = self.session.free_externals(pred, 2)
 
@@ -329,8 +339,7 @@ class _DeclarationChecker:
         if not chosen <= self._literals.keys():
             return _check_fresh(self.game, self.kind, facts)
         assumptions = [lit if pair in chosen else -lit for pair, lit in self._literals.items()]
-        model = self.session.solve(literals=assumptions).model
-        return violation_from_symbols("declared", model, citations(), self.game.describe)
+        return self.game.reader.verdict(self.session.solve(literals=assumptions).model)
 
 
 # ---------------------------------------------------------------------- legal declarations
@@ -341,7 +350,7 @@ class _LegalDeclarations:
         self.game = game
 
     def _session(self) -> Session:
-        return Session(_modules(self.kind), self.game.position.facts, _parts(self.kind, "always")[1:])
+        return Session(_modules(self.kind), self.game.position.facts, _search_parts(self.kind, "always"))
 
     def __len__(self) -> int:
         return self.count()

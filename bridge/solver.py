@@ -99,14 +99,22 @@ class Session:
         self._warnings: list[str] = []
         self._control = clingo.Control(["--warn=all", *arguments], logger=self._log, message_limit=50)
         try:
-            with clingo.ast.ProgramBuilder(self._control) as builder:
-                for name in self._modules:
-                    for statement in module_statements(name):
-                        builder.add(statement)
+            self._add(self._modules)
             self._control.add("base", [], facts)
         except RuntimeError as exc:
             raise self._error("the position's facts do not parse", exc) from None
         self.ground([("base", ()), *parts])
+
+    def _add(self, modules: Sequence[str]) -> None:
+        with clingo.ast.ProgramBuilder(self._control) as builder:
+            for name in modules:
+                for statement in module_statements(name):
+                    builder.add(statement)
+
+    def add_modules(self, modules: Sequence[str]) -> None:
+        """Add more rule modules; ground their parts with :meth:`ground`."""
+        self._add(modules)
+        self._modules += tuple(modules)
 
     def _log(self, code: clingo.MessageCode, message: str) -> None:
         if not _IGNORED_WARNING.search(message):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-__all__ = ["Violation", "Verdict", "MESSAGES", "violation_from_symbols"]
+__all__ = ["Violation", "Verdict", "MESSAGES", "ViolationReader"]
 
 # reason -> message; {0}, {1}, ... are the violation's objects, described.
 MESSAGES: dict[str, str] = {
@@ -112,6 +112,7 @@ class Violation:
     message: str
     reason: str
     step_rule: str | None = None
+    world: str = field(default="declared", compare=False, repr=False)
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -145,28 +146,48 @@ class Verdict:
         return "illegal: " + "; ".join(str(v) for v in self.violations)
 
 
-def violation_from_symbols(world: str, model: frozenset[clingo.Symbol], cites: dict[str, tuple[str, str]],
-                           describe: Callable[[str], str]) -> Verdict:
-    """Read the ``violation(world, Reason, Objects)`` atoms of a model into a verdict."""
-    found: list[Violation] = []
-    for sym in model:
-        if sym.match("violation", 3) and sym.arguments[0].name == world:
-            reason = sym.arguments[1].name
-            rule, step_rule = cites.get(reason, ("?", None))  # type: ignore[assignment]
-            detail = sym.arguments[2]
-            if detail.type == clingo.SymbolType.Function and detail.name == "req":
-                ids, words = _requirement(detail, describe)
-                names = [describe(o) for o in ids]
-                message = f"{names[0]} {words.format(*names)}: a legal declaration obeying more requirements exists"
-            else:
-                values = _plain(detail) if detail.type == clingo.SymbolType.Function else (_plain(detail),)
-                if not isinstance(values, tuple):
-                    values = (values,)
-                shown = [describe(v) if isinstance(v, str) else str(v) for v in values]
-                template = MESSAGES.get(reason, reason.replace("_", " ") + ": {0}")
-                message = template.format(*shown, *[""] * 3)
-                ids = tuple(v for v in values if isinstance(v, str))
-            found.append(Violation(rule=rule, objects=tuple(ids), message=message, reason=reason,
-                                   step_rule=step_rule))
-    found.sort(key=lambda v: (v.step_rule or v.rule, v.rule, v.objects, v.reason))
-    return Verdict(legal=not found, violations=tuple(found))
+class ViolationReader:
+    """Turns ``violation(World, Reason, Objects)`` atoms into a :class:`Verdict`.
+
+    One reader serves one position: the same atom always reads as the same violation, so
+    each is read once (many declarations checked on one position share most of them).
+    """
+
+    def __init__(self, cites: dict[str, tuple[str, str]], describe: Callable[[str], str]) -> None:
+        self.cites = cites
+        self.describe = describe
+        self._read: dict[clingo.Symbol, Violation | None] = {}
+
+    def verdict(self, model: frozenset[clingo.Symbol], world: str = "declared") -> Verdict:
+        """The verdict on the world's declaration in a model."""
+        found = []
+        for sym in model:
+            if sym not in self._read:
+                self._read[sym] = self._violation(sym)
+            v = self._read[sym]
+            if v is not None and v.world == world:
+                found.append(v)
+        found.sort(key=lambda v: (v.step_rule or v.rule, v.rule, v.objects, v.reason))
+        return Verdict(legal=not found, violations=tuple(found))
+
+    def _violation(self, sym: clingo.Symbol) -> "Violation | None":
+        if not sym.match("violation", 3):
+            return None
+        world, reason_sym, detail = sym.arguments
+        reason = reason_sym.name
+        rule, step_rule = self.cites.get(reason, ("?", "?"))
+        describe = self.describe
+        if detail.type == clingo.SymbolType.Function and detail.name == "req":
+            ids, words = _requirement(detail, describe)
+            names = [describe(o) for o in ids]
+            message = f"{names[0]} {words.format(*names)}: a legal declaration obeying more requirements exists"
+        else:
+            values = _plain(detail) if detail.type == clingo.SymbolType.Function else (_plain(detail),)
+            if not isinstance(values, tuple):
+                values = (values,)
+            shown = [describe(v) if isinstance(v, str) else str(v) for v in values]
+            template = MESSAGES.get(reason, reason.replace("_", " ") + ": {0}")
+            message = template.format(*shown, *[""] * 3)
+            ids = tuple(v for v in values if isinstance(v, str))
+        return Violation(rule=rule, objects=tuple(ids), message=message, reason=reason,
+                         step_rule=step_rule, world=world.name)
