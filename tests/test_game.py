@@ -1,0 +1,130 @@
+"""The python-chess-shaped API: views, check, push and pop, characteristics, orders."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.errors import IllegalActionError, InputError
+from bridge.game import Game
+from bridge.models import DeclareAttackers, DeclareBlockers, OrderBlockers
+
+
+def combat(step: str = "declare_blockers", **extra) -> Game:
+    alice = [{"id": "wurm", "card": "Craw Wurm", "attacking": "bob", "tapped": True},
+             {"id": "angel", "card": "Serra Angel", "attacking": "bob", "tapped": True}]
+    bob = [{"id": "elves", "card": "Llanowar Elves"}, {"id": "spider", "card": "Giant Spider"},
+           {"id": "bear", "card": "Grizzly Bears", "tapped": True}]
+    return Game.from_state({"turn": 4, "active": "alice", "step": step,
+                            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
+                            **extra})
+
+
+def test_legal_blocks_view_supports_in_iteration_and_len() -> None:
+    game = combat()
+    declarations = list(game.legal_blocks)
+    # elves: none or wurm (can't block the flyer); spider: none, wurm or angel; bear is tapped
+    assert len(game.legal_blocks) == len(declarations) == 2 * 3
+    assert DeclareBlockers(blockers={"spider": "angel", "elves": "wurm"}) in game.legal_blocks
+    assert DeclareBlockers(blockers={"elves": "angel"}) not in game.legal_blocks
+    assert DeclareBlockers(blockers={}) in game.legal_blocks
+    assert all(isinstance(d, DeclareBlockers) for d in declarations)
+
+
+def test_check_names_rule_and_creatures() -> None:
+    verdict = combat().check(DeclareBlockers(blockers={"elves": "angel", "bear": "wurm"}))
+    assert not verdict.legal
+    assert verdict.rules == {"702.9b", "509.1b", "509.1a"}
+    by_rule = {v.rule: v for v in verdict.violations}
+    assert by_rule["702.9b"].objects == ("elves", "angel")
+    assert by_rule["509.1a"].objects == ("bear",)
+    assert "flying" in by_rule["702.9b"].message
+
+
+def test_push_applies_and_pop_takes_back() -> None:
+    game = combat()
+    before = game.state
+    game.push(DeclareBlockers(blockers={"spider": "angel"}))
+    assert game.state.permanent("spider").blocking == ["angel"]
+    with pytest.raises(IllegalActionError) as info:
+        game.push(DeclareBlockers(blockers={"elves": "wurm"}))
+    assert "509.1" in info.value.verdict.rules
+    assert game.pop() is not before
+    assert game.state == before
+
+
+def test_illegal_action_error_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        combat().push(DeclareBlockers(blockers={"elves": "angel"}))
+
+
+def test_attack_then_state_has_attackers_tapped_unless_vigilant() -> None:
+    game = Game.from_state({"active": "alice", "step": "declare_attackers", "players": [
+        {"name": "alice", "battlefield": [{"id": "angel", "card": "Serra Angel"}, {"id": "wurm", "card": "Craw Wurm"}]},
+        {"name": "bob"}]})
+    assert len(game.legal_attacks) == 4
+    game.push(DeclareAttackers(attackers={"angel": "bob", "wurm": "bob"}))
+    assert (game.state.permanent("angel").tapped, game.state.permanent("wurm").tapped) == (False, True)
+    assert game.state.permanent("angel").attacking == "bob"
+
+
+def test_attack_cost_is_paid_from_pool_then_sources_in_listing_order() -> None:
+    game = Game.from_state({"active": "alice", "step": "declare_attackers", "players": [
+        {"name": "alice", "mana_pool": "{G}", "battlefield": [
+            {"id": "bear", "card": "Grizzly Bears"}, {"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}]},
+        {"name": "bob", "battlefield": ["Propaganda"]}]})
+    game.push(DeclareAttackers(attackers={"bear": "bob"}))
+    alice = game.state.player("alice")
+    assert alice.mana_pool == ""
+    assert [p.tapped for p in alice.battlefield] == [True, True, False]
+
+
+def test_characteristics_with_lord_anthem_and_counters() -> None:
+    game = Game.from_state({"active": "alice", "players": [
+        {"name": "alice", "battlefield": [
+            {"id": "lord", "card": "Lord of Atlantis"}, {"id": "merfolk", "card": "Coral Merfolk",
+                                                          "counters": {"+1/+1": 2}},
+            {"id": "anthem", "card": "Glorious Anthem"}]},
+        {"name": "bob"}]})
+    merfolk = game.characteristics("merfolk")
+    assert (merfolk.power, merfolk.toughness) == (2 + 1 + 1 + 2, 1 + 1 + 1 + 2)
+    assert "landwalk(subtype(island))" in merfolk.abilities
+    lord = game.characteristics("lord")
+    assert (lord.power, lord.toughness) == (3, 3)
+    assert "landwalk(subtype(island))" not in lord.abilities
+
+
+def test_resolved_effect_from_card_and_inline() -> None:
+    game = Game.from_state({"active": "alice", "players": [
+        {"name": "alice", "battlefield": [{"id": "bear", "card": "Grizzly Bears"}]}, {"name": "bob"}],
+        "effects": [{"source": "Giant Growth", "targets": ["bear"]},
+                    {"source": "bear", "targets": ["bear"], "grant": ["flying"]}]})
+    bear = game.characteristics("bear")
+    assert (bear.power, bear.toughness, bear.abilities) == (5, 5, ("flying",))
+
+
+def test_damage_assignment_orders_are_permutations() -> None:
+    game = Game.from_state({"active": "alice", "step": "declare_blockers", "players": [
+        {"name": "alice", "battlefield": [{"id": "wurm", "card": "Craw Wurm", "attacking": "bob", "tapped": True}]},
+        {"name": "bob", "battlefield": [{"id": "a", "card": "Grizzly Bears", "blocking": ["wurm"]},
+                                        {"id": "b", "card": "Llanowar Elves", "blocking": ["wurm"]},
+                                        {"id": "c", "card": "Runeclaw Bear", "blocking": ["wurm"]}]}]})
+    orders = game.blocker_orders("wurm")
+    assert len(orders) == 6 and sorted(orders[0]) == ["a", "b", "c"]
+    assert game.check(OrderBlockers(orders={"wurm": ["c", "a", "b"]})).legal
+    assert not game.check(OrderBlockers(orders={"wurm": ["c", "a"]})).legal
+
+
+def test_unknown_ids_are_input_errors() -> None:
+    game = combat()
+    with pytest.raises(InputError, match="no object has the id 'dragon'"):
+        game.check(DeclareBlockers(blockers={"dragon": "wurm"}))
+    with pytest.raises(InputError, match="no permanent"):
+        game.characteristics("dragon")
+
+
+def test_many_checks_agree_with_fresh_checks() -> None:
+    game = combat()
+    checker = game.checker("block")
+    for blockers in ({}, {"elves": "wurm"}, {"elves": "angel"}, {"spider": ["wurm", "angel"]}, {"bear": "wurm"}):
+        action = DeclareBlockers(blockers=blockers)
+        assert checker.check(action) == Game(game.state).check(action)

@@ -1,0 +1,70 @@
+"""The clingo wrapper: modules parsed once, warnings and errors raised with the module named."""
+
+from __future__ import annotations
+
+import clingo
+import pytest
+
+from bridge.errors import RuleModuleError
+from bridge.solver import Session, module_statements, solve
+
+
+def atoms(solution) -> list[list[str]]:
+    return sorted(sorted(str(s) for s in model) for model in solution.models)
+
+
+def test_modules_are_parsed_once() -> None:
+    assert module_statements("combat/citations") is module_statements("combat/citations")
+
+
+def test_exact_answer_sets() -> None:
+    assert atoms(solve(["inputs"], "{ a; b }. :- a, b. #show a/0. #show b/0.")) == [[], ["a"], ["b"]]
+
+
+def test_unsatisfiable_is_reported() -> None:
+    solution = solve(["inputs"], "a. :- a.")
+    assert not solution.satisfiable
+    with pytest.raises(RuleModuleError, match="no answer set"):
+        _ = solution.model
+
+
+def test_undefined_atom_warning_is_an_error_naming_the_modules() -> None:
+    with pytest.raises(RuleModuleError, match=r"combat/citations.*does not occur|does not occur.*") as info:
+        solve(["combat/citations"], "b :- not_defined_anywhere.")
+    assert "combat/citations" in str(info.value)
+
+
+def test_unsafe_variable_is_an_error() -> None:
+    with pytest.raises(RuleModuleError, match="unsafe"):
+        solve(["inputs"], "p(X) :- not q(X). q(1).")
+
+
+def test_unknown_module() -> None:
+    with pytest.raises(RuleModuleError, match="not found"):
+        module_statements("combat/no_such_module")
+
+
+def test_every_rule_module_grounds_without_warnings() -> None:
+    modules = ["inputs", "characteristics/basic", "characteristics/show", "combat/common", "combat/attack",
+               "combat/block", "combat/declared", "combat/attack_search", "combat/block_search",
+               "combat/order", "combat/results", "combat/citations"]
+    declared, search = clingo.Function("declared"), clingo.Function("search")
+    session = Session(modules, "", [("attack", (declared,)), ("attack", (search,)), ("attack_search", ()),
+                                    ("attack_search_always", ()), ("block", (declared,)), ("block", (search,)),
+                                    ("block_search", ()), ("block_search_always", ()), ("order_choices", ())])
+    assert session.solve().satisfiable
+
+
+def test_externals_are_fixed_per_solve() -> None:
+    session = Session(["inputs"], "#external e(1..3). p(X) :- e(X). #show p/1.")
+    literals = session.free_externals("e", 1)
+    assert set(literals) == {(1,), (2,), (3,)}
+    first = session.solve(literals=[literals[(1,)], -literals[(2,)], -literals[(3,)]])
+    assert atoms(first) == [["p(1)"]]
+    second = session.solve(literals=[-literals[(1,)], literals[(2,)], literals[(3,)]])
+    assert atoms(second) == [["p(2)", "p(3)"]]
+
+
+def test_count_optimal_models_counts_each_once() -> None:
+    session = Session(["inputs"], "{ a; b }. #maximize { 1 : a }. #show a/0. #show b/0.")
+    assert session.count(optimal=True) == 2
