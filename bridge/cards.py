@@ -18,7 +18,7 @@ import difflib
 import functools
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -266,6 +266,18 @@ class EffectSpec(_EffectParts):
     duration: Literal["end_of_turn", "permanent"] = "end_of_turn"
 
 
+_QUALITY_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Quality"}]}
+ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
+    {"enum": sorted(SIMPLE_ABILITIES)},
+    {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False, "properties": {
+        **{k: _QUALITY_SCHEMA for k in sorted(QUALITY_ABILITIES)},
+        **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
+        "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
+        "static": {"$ref": "#/$defs/StaticAbility"},
+    }},
+]}
+
+
 def _ability_item(value: Any) -> Any:
     if isinstance(value, dict) and "static" in value:
         if len(value) != 1:
@@ -288,8 +300,7 @@ class Card(_Strict):
     toughness: int | None = None
     loyalty: int | None = None
     text: str = ""
-    abilities: list[Annotated[Any, Field(json_schema_extra={"anyOf": [
-        {"type": "string"}, {"type": "object"}]})]] = Field(default_factory=list)
+    abilities: list[Any] = Field(default_factory=list, description="keywords and static abilities (cards/README.md)")
     effect: EffectSpec | None = Field(None, description="for an instant or sorcery: what it does to its targets")
 
     @field_validator("abilities", mode="before")

@@ -1,25 +1,91 @@
-"""The JSON Schemas of the file formats (committed under ``schemas/`` and diff-tested)."""
+"""The JSON Schemas of the file formats (committed under ``schemas/`` and diff-tested).
+
+The schemas describe the files as they are written: the models' own schemas, with the
+shorthands the models accept before validation put back in (a bare card name for a
+permanent, ``{declare_blockers: {...}}`` for an action, ``flying`` or ``{landwalk: island}``
+for an ability, a bare word for a quality).
+"""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from bridge.cards import Card
+from pydantic.json_schema import models_json_schema
+
+from bridge.cards import ABILITY_SCHEMA, Card, Quality, StaticAbility
 from bridge.models import Scenario
 
 __all__ = ["scenario_schema", "card_schema"]
 
+_REF = "#/$defs/{model}"
 
-def scenario_schema() -> dict[str, Any]:
-    """The JSON Schema of a scenario file (the model's, as validated after the YAML
-    shorthands: bare card names, ``{declare_blockers: {...}}`` actions)."""
-    schema = Scenario.model_json_schema()
-    schema["title"] = "mtgasp scenario"
-    return schema
+
+def _quality_input(defs: dict[str, Any]) -> None:
+    """A quality may be a bare word (a color, card type, supertype or subtype)."""
+    quality = defs["Quality"]
+    defs["Quality"] = {"anyOf": [{"type": "string"}, {k: v for k, v in quality.items() if k != "title"}],
+                       "title": "Quality", "description": quality.get("description", "")}
+
+
+def _ability_input(defs: dict[str, Any]) -> None:
+    """Abilities as card files write them; static abilities' filters as flat mappings."""
+    quality_props = defs["Quality"]["anyOf"][1]["properties"]
+    defs["Ability"] = {**copy.deepcopy(ABILITY_SCHEMA), "title": "Ability"}
+    for name in ("StaticAbility", "Effect", "EffectSpec"):
+        if name in defs:
+            for key in ("grant", "impose", "remove"):
+                if key in defs[name]["properties"]:
+                    defs[name]["properties"][key] = {"type": "array", "items": {"$ref": _REF.format(model="Ability")}}
+    if "Affects" in defs:
+        defs["Affects"] = {
+            "type": "object", "additionalProperties": False, "title": "Affects",
+            "description": "a filter: quality keys, controller (you or opponent) and other",
+            "properties": {**quality_props, "controller": {"enum": ["you", "opponent"]}, "other": {"type": "boolean"}}}
 
 
 def card_schema() -> dict[str, Any]:
     """The JSON Schema of a card file."""
-    schema = Card.model_json_schema()
+    _, defs = models_json_schema([(Card, "validation"), (Quality, "validation"), (StaticAbility, "validation")],
+                                 ref_template=_REF)
+    definitions = defs["$defs"]
+    schema = dict(definitions.pop("Card"))
+    schema["properties"] = dict(schema["properties"])
+    schema["properties"]["abilities"] = {**schema["properties"]["abilities"], "items": ABILITY_SCHEMA}
+    _quality_input(definitions)
+    _ability_input(definitions)
+    schema["$defs"] = definitions
     schema["title"] = "mtgasp card"
+    return schema
+
+
+def _name_or(definition: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [{"type": "string", "description": "a card name"},
+                      {k: v for k, v in definition.items() if k != "title"}],
+            "title": definition.get("title", ""), "description": definition.get("description", "")}
+
+
+def scenario_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file."""
+    schema = Scenario.model_json_schema(ref_template=_REF)
+    defs = schema["$defs"]
+    defs["Permanent"] = _name_or(defs["Permanent"])
+    defs["CardRef"] = _name_or(defs["CardRef"])
+    if "Quality" in defs:
+        _quality_input(defs)
+        _ability_input(defs)
+    actions = []
+    for name, field in (("DeclareAttackers", "attackers"), ("DeclareBlockers", "blockers"),
+                        ("OrderBlockers", "orders"), ("OrderAttackers", "orders")):
+        model = defs.pop(name)
+        kind = model["properties"]["kind"]["const"]
+        props = {kind: model["properties"][field]}
+        props.update({k: v for k, v in model["properties"].items() if k not in ("kind", field)})
+        actions.append({"type": "object", "title": name, "description": model.get("description", ""),
+                        "properties": props, "required": [kind], "additionalProperties": False})
+    # a blocker blocks one attacker (a name) or several (a list)
+    actions[1]["properties"]["declare_blockers"]["additionalProperties"] = {
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    schema["properties"]["do"] = {"type": "array", "title": "Do", "items": {"oneOf": actions}}
+    schema["title"] = "mtgasp scenario"
     return schema
