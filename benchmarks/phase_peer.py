@@ -3,9 +3,8 @@
 This module is meant to run in its own virtual environment that has the PyPI
 package ``phase-python`` installed (import name ``phase``), e.g.::
 
-    python3 -m venv /work/peerbench/venv
-    /work/peerbench/venv/bin/pip install phase-python
-    /work/peerbench/venv/bin/python benchmarks/phase_peer.py
+    benchmarks/setup_peers.sh            # makes benchmarks/.peers with phase-python
+    benchmarks/.peers/bin/python benchmarks/phase_peer.py
 
 ``phase`` is imported lazily. If it is not importable, ``phase_available()``
 returns ``(False, reason)`` and the timing functions return ``None`` (the
@@ -13,7 +12,7 @@ reason is then in ``last_reason()``); nothing raises at import time.
 
 From another environment (no phase there), call it as a subprocess::
 
-    /work/peerbench/venv/bin/python benchmarks/phase_peer.py --board boards.json [--repeats 50]
+    benchmarks/.peers/bin/python benchmarks/phase_peer.py --board boards.json [--repeats 50]
 
 which prints a JSON list (one row per board: block_ms, block_accepted,
 block_reason, attack_ms, attack_reason). Without arguments it runs the demo.
