@@ -41,6 +41,7 @@ SIMPLE_ABILITIES = frozenset({
     "unblockable", "cant_attack", "cant_block", "cant_attack_alone", "cant_block_alone",
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
+    "enters_as_copy",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
@@ -83,6 +84,9 @@ class Quality(_Strict):
     subtype: str | None = None
     supertype: str | None = None
     not_supertype: str | None = None
+    not_type: str | None = None
+    not_subtype: str | None = None
+    not_color: str | None = None
     ability: str | None = None
     name: str | None = None
     everything: bool | None = None
@@ -107,8 +111,8 @@ class Quality(_Strict):
     @model_validator(mode="after")
     def _not_empty(self) -> "Quality":
         if not self.model_dump(exclude_none=True):
-            raise ValueError("a quality needs at least one of color, type, subtype, supertype, "
-                             "not_supertype, ability, name, everything, multicolored, colorless")
+            raise ValueError("a quality needs at least one of color, type, subtype, supertype, not_supertype, "
+                             "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless")
         if self.color is not None and _const(self.color) not in COLORS.values():
             raise ValueError(f"unknown color {self.color!r}")
         if self.type is not None and _const(self.type) not in CARD_TYPES:
@@ -118,7 +122,8 @@ class Quality(_Strict):
     def parts(self) -> list[str]:
         """The ASP terms of each part."""
         terms = []
-        for key in ("color", "type", "subtype", "supertype", "not_supertype", "ability"):
+        for key in ("color", "type", "subtype", "supertype", "not_supertype", "not_type", "not_subtype",
+                    "not_color", "ability"):
             value = getattr(self, key)
             if value is not None:
                 terms.append(f"{key}({_const(value)})")
@@ -155,6 +160,7 @@ class Ability(_Strict):
     quality: Quality | None = None
     number: int | None = None
     mana: str | None = None
+    count: "Affects | None" = None
 
     @model_validator(mode="before")
     @classmethod
@@ -170,14 +176,19 @@ class Ability(_Strict):
                 return {"keyword": key, "number": param}
             if key == "mana":
                 return {"keyword": key, "mana": param}
+            if key == "cda_pt":
+                return {"keyword": key, "count": param}
             raise ValueError(f"unknown ability {key!r}")
         return value
 
     @model_validator(mode="after")
     def _check(self) -> "Ability":
         k = self.keyword
-        if k in SIMPLE_ABILITIES:
-            if self.quality or self.number is not None or self.mana:
+        if k == "cda_pt":
+            if self.count is None:
+                raise ValueError("cda_pt needs a filter of the permanents to count")
+        elif k in SIMPLE_ABILITIES:
+            if self.quality or self.number is not None or self.mana or self.count:
                 raise ValueError(f"{k} takes no parameter")
         elif k in QUALITY_ABILITIES:
             if self.quality is None:
@@ -200,11 +211,14 @@ class Ability(_Strict):
             return f"{self.keyword}({self.number})"
         if self.mana is not None:
             return f"mana({self.mana.lower()})"
+        if self.count is not None:
+            return "cda_pt"
         return self.keyword
 
 
 class Affects(_Strict):
-    """Which permanents a static ability affects: a filter, a controller and "other"."""
+    """Which permanents a static ability affects (or a characteristic-defining ability
+    counts): a filter, a controller and "other"."""
 
     controller: Literal["you", "opponent"] | None = None
     other: bool = False
@@ -221,27 +235,106 @@ class Affects(_Strict):
             return out
         return value
 
+    def filter_facts(self, prefix: str, key: str) -> list[str]:
+        """``<prefix>_filter(key, Q)``, ``<prefix>_controller(key, you)``, ``<prefix>_other(key)``."""
+        out = [f"{prefix}_filter({key}, {part})." for part in (self.quality.parts() if self.quality else [])]
+        if self.controller:
+            out.append(f"{prefix}_controller({key}, {self.controller}).")
+        if self.other:
+            out.append(f"{prefix}_other({key}).")
+        return out
+
+
+class TextChange(_Strict):
+    """Replace one color word or basic land type by another in an object's text (CR 612.2)."""
+
+    from_: str = Field(alias="from")
+    to: str
+
+    @model_validator(mode="after")
+    def _words(self) -> "TextChange":
+        words = set(COLORS.values()) | set(BASIC_LAND_MANA)
+        for word in (self.from_, self.to):
+            if _const(word) not in words:
+                raise ValueError(f"{word!r} is neither a color word nor a basic land type")
+        kinds = {_const(w) in COLORS.values() for w in (self.from_, self.to)}
+        if len(kinds) != 1:
+            raise ValueError("a color word is replaced by a color word, a land type by a land type")
+        return self
+
+
+_TYPE_LIST = list[Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery",
+                          "tribal"]]
+_COLOR_LIST = list[Literal["white", "blue", "black", "red", "green"]]
+
 
 class _EffectParts(_Strict):
+    # layer 1 (CR 613.1a, 706)
+    copy_of: str | None = Field(None, description="the objects become copies of this object (layer 1)")
+    # layer 2 (CR 613.1b)
+    gain_control: bool = Field(False, description="the effect's controller gains control of the objects (layer 2)")
+    # layer 3 (CR 613.1c, 612)
+    text_change: TextChange | None = Field(None, description="a color word or basic land type replaced (layer 3)")
+    # layer 4 (CR 613.1d, 305.7)
+    add_types: _TYPE_LIST = Field(default_factory=list, description="card types added (layer 4)")
+    remove_types: _TYPE_LIST = Field(default_factory=list, description="card types removed (layer 4)")
+    add_subtypes: list[str] = Field(default_factory=list, description="subtypes added (layer 4)")
+    set_creature_types: list[str] | None = Field(None, description="creature types replaced by these (layer 4)")
+    set_land_types: list[str] | None = Field(None, description="land types replaced by these; rules-text "
+                                                               "abilities lost (layer 4, CR 305.7)")
+    add_supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
+    remove_supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
+    # layer 5 (CR 613.1e)
+    set_colors: _COLOR_LIST | None = Field(None, description="colors replaced by these; [] is colorless (layer 5)")
+    add_colors: _COLOR_LIST = Field(default_factory=list, description="colors added (layer 5)")
+    # layer 6 (CR 613.1f)
     grant: list[Ability] = Field(default_factory=list, description="abilities the objects gain (layer 6)")
     impose: list[Ability] = Field(default_factory=list,
                                   description="rules that apply to the objects without being abilities (Lure)")
     remove: list[Ability] = Field(default_factory=list, description="abilities the objects lose (layer 6)")
     remove_all: bool = Field(False, description="the objects lose all abilities (layer 6)")
+    # layer 7 (CR 613.3)
+    set_pt: tuple[int, int] | None = Field(None, description="power and toughness become N/M (layer 7b)")
+    set_pt_to_mana_value: bool = Field(False, description="power and toughness each become the object's "
+                                                          "converted mana cost (layer 7b)")
     modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
-    set_pt: tuple[int, int] | None = Field(None, description="base power and toughness become N/M (layer 7b)")
+    switch_pt: bool = Field(False, description="power and toughness switched (layer 7e)")
 
     def effect_facts(self, prefix: str, key: str) -> list[str]:
         """Facts ``<prefix>_grants(<key>, A)`` and so on."""
-        out = [f"{prefix}_grants({key}, {a.term()})." for a in self.grant]
+        out = []
+        if self.copy_of is not None:
+            out.append(f"{prefix}_copies({key}, {_asp_string(self.copy_of)}).")
+        if self.gain_control:
+            out.append(f"{prefix}_gains_control({key}).")
+        if self.text_change is not None:
+            out.append(f"{prefix}_text_change({key}, {_const(self.text_change.from_)}, {_const(self.text_change.to)}).")
+        changes = [("add", "type", t) for t in self.add_types] + [("remove", "type", t) for t in self.remove_types]
+        changes += [("add", "subtype", _const(t)) for t in self.add_subtypes]
+        changes += [("set", "creature_type", _const(t)) for t in self.set_creature_types or []]
+        changes += [("set", "land_type", _const(t)) for t in self.set_land_types or []]
+        changes += [("add", "supertype", t) for t in self.add_supertypes]
+        changes += [("remove", "supertype", t) for t in self.remove_supertypes]
+        changes += [("set", "color", c) for c in self.set_colors or []]
+        changes += [("add", "color", c) for c in self.add_colors]
+        out += [f"{prefix}_changes({key}, {op}, {char}, {value})." for op, char, value in changes]
+        if self.set_creature_types == []:
+            out.append(f"{prefix}_changes({key}, set, creature_type, none).")
+        if self.set_colors == []:
+            out.append(f"{prefix}_changes({key}, set, color, none).")
+        out += [f"{prefix}_grants({key}, {a.term()})." for a in self.grant]
         out += [f"{prefix}_imposes({key}, {a.term()})." for a in self.impose]
         out += [f"{prefix}_removes({key}, {a.term()})." for a in self.remove]
         if self.remove_all:
             out.append(f"{prefix}_removes_all({key}).")
-        if self.modify_pt is not None:
-            out.append(f"{prefix}_modifies_pt({key}, {self.modify_pt[0]}, {self.modify_pt[1]}).")
         if self.set_pt is not None:
             out.append(f"{prefix}_sets_pt({key}, {self.set_pt[0]}, {self.set_pt[1]}).")
+        if self.set_pt_to_mana_value:
+            out.append(f"{prefix}_sets_pt_to_mana_value({key}).")
+        if self.modify_pt is not None:
+            out.append(f"{prefix}_modifies_pt({key}, {self.modify_pt[0]}, {self.modify_pt[1]}).")
+        if self.switch_pt:
+            out.append(f"{prefix}_switches_pt({key}).")
         return out
 
     def abilities(self) -> list[Ability]:
@@ -250,8 +343,7 @@ class _EffectParts(_Strict):
 
     def is_empty(self) -> bool:
         """True when the effect changes nothing."""
-        return not (self.grant or self.impose or self.remove or self.remove_all
-                    or self.modify_pt is not None or self.set_pt is not None)
+        return not self.effect_facts("x", "x")
 
 
 class StaticAbility(_EffectParts):
@@ -272,6 +364,7 @@ ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
     {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False, "properties": {
         **{k: _QUALITY_SCHEMA for k in sorted(QUALITY_ABILITIES)},
         **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
+        "cda_pt": {"$ref": "#/$defs/Affects"},
         "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
         "static": {"$ref": "#/$defs/StaticAbility"},
     }},
@@ -363,6 +456,10 @@ class Card(_Strict):
             if isinstance(ability, Ability):
                 out.append(f"card_ability({c}, {ability.term()}).")
                 _collect_qualities(ability, qualities)
+                if ability.count is not None:
+                    out += ability.count.filter_facts("card_cda", c)
+                    if ability.count.quality is not None:
+                        qualities.update(ability.count.quality.parts())
                 continue
             index += 1
             out.append(f"card_static({c}, {index}).")
@@ -459,3 +556,6 @@ def load_card_file(path: Path) -> Card:
     if card.id != path.stem:
         raise InputError(f"the card is named {card.name!r}, so its file must be {card.id}.yaml", source=str(path))
     return card
+
+
+Ability.model_rebuild()

@@ -141,6 +141,15 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         stamp = effect.timestamp if effect.timestamp is not None else fresh()
         out += [f"effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_source({e}, {asp_string(effect.source)})."]
         out += [f"effect_target({e}, {asp_string(t)})." for t in effect.targets]
+        if effect.controller is not None:
+            controller = effect.controller
+        elif effect.source in permanents:
+            controller = permanents[effect.source].controller or state.controller_of(permanents[effect.source])
+        else:
+            controller = state.active
+        if controller not in names:
+            raise InputError(f"controller {controller!r} is not a player", location=f"{location}.controller")
+        out.append(f"effect_controller({e}, {asp_string(controller)}).")
         out += spec.effect_facts("effect", e)
         qualities: set[str] = set()
         for ability in spec.abilities():

@@ -113,6 +113,8 @@ class Effect(EffectSpec):
     source: str
     targets: list[str] = Field(default_factory=list)
     timestamp: int | None = None
+    controller: str | None = Field(None, description="who controls the effect: by default the source "
+                                                       "permanent's controller, else the active player")
     duration: Literal["end_of_turn", "permanent"] | None = None  # type: ignore[assignment]
 
 
