@@ -300,15 +300,16 @@ class _EffectParts(_Strict):
     modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
     switch_pt: bool = Field(False, description="power and toughness switched (layer 7e)")
 
-    def effect_facts(self, prefix: str, key: str) -> list[str]:
-        """Facts ``<prefix>_grants(<key>, A)`` and so on."""
-        out = []
+    def effect_facts(self, key: str) -> list[str]:
+        """Facts ``does(Key, What)``: each thing the effect does, in the vocabulary of
+        characteristics/effects.lp."""
+        what = []
         if self.copy_of is not None:
-            out.append(f"{prefix}_copies({key}, {_asp_string(self.copy_of)}).")
+            what.append(f"copies({_asp_string(self.copy_of)})")
         if self.gain_control:
-            out.append(f"{prefix}_gains_control({key}).")
+            what.append("gains_control")
         if self.text_change is not None:
-            out.append(f"{prefix}_text_change({key}, {_const(self.text_change.from_)}, {_const(self.text_change.to)}).")
+            what.append(f"text({_const(self.text_change.from_)}, {_const(self.text_change.to)})")
         changes = [("add", "type", t) for t in self.add_types] + [("remove", "type", t) for t in self.remove_types]
         changes += [("add", "subtype", _const(t)) for t in self.add_subtypes]
         changes += [("set", "creature_type", _const(t)) for t in self.set_creature_types or []]
@@ -317,25 +318,25 @@ class _EffectParts(_Strict):
         changes += [("remove", "supertype", t) for t in self.remove_supertypes]
         changes += [("set", "color", c) for c in self.set_colors or []]
         changes += [("add", "color", c) for c in self.add_colors]
-        out += [f"{prefix}_changes({key}, {op}, {char}, {value})." for op, char, value in changes]
         if self.set_creature_types == []:
-            out.append(f"{prefix}_changes({key}, set, creature_type, none).")
+            changes.append(("set", "creature_type", "none"))
         if self.set_colors == []:
-            out.append(f"{prefix}_changes({key}, set, color, none).")
-        out += [f"{prefix}_grants({key}, {a.term()})." for a in self.grant]
-        out += [f"{prefix}_imposes({key}, {a.term()})." for a in self.impose]
-        out += [f"{prefix}_removes({key}, {a.term()})." for a in self.remove]
+            changes.append(("set", "color", "none"))
+        what += [f"change({op}, {kind}, {value})" for op, kind, value in changes]
+        what += [f"grant({a.term()})" for a in self.grant]
+        what += [f"impose({a.term()})" for a in self.impose]
+        what += [f"remove({a.term()})" for a in self.remove]
         if self.remove_all:
-            out.append(f"{prefix}_removes_all({key}).")
+            what.append("remove_all")
         if self.set_pt is not None:
-            out.append(f"{prefix}_sets_pt({key}, {self.set_pt[0]}, {self.set_pt[1]}).")
+            what.append(f"set_pt({self.set_pt[0]}, {self.set_pt[1]})")
         if self.set_pt_to_mana_value:
-            out.append(f"{prefix}_sets_pt_to_mana_value({key}).")
+            what.append("set_pt_to_mana_value")
         if self.modify_pt is not None:
-            out.append(f"{prefix}_modifies_pt({key}, {self.modify_pt[0]}, {self.modify_pt[1]}).")
+            what.append(f"modify_pt({self.modify_pt[0]}, {self.modify_pt[1]})")
         if self.switch_pt:
-            out.append(f"{prefix}_switches_pt({key}).")
-        return out
+            what.append("switch_pt")
+        return [f"does({key}, {w})." for w in what]
 
     def abilities(self) -> list[Ability]:
         """Every ability the effect mentions."""
@@ -343,7 +344,7 @@ class _EffectParts(_Strict):
 
     def is_empty(self) -> bool:
         """True when the effect changes nothing."""
-        return not self.effect_facts("x", "x")
+        return not self.effect_facts("x")
 
 
 class StaticAbility(_EffectParts):
@@ -426,6 +427,16 @@ class Card(_Strict):
                 found.append(color)
         return found
 
+    def mana_value(self) -> int:
+        """Converted mana cost (CR 202.3): numbers count, each colored or hybrid symbol 1, X 0."""
+        total = 0
+        for symbol in re.findall(r"\{([^}]+)\}", self.mana_cost or ""):
+            if symbol.isdigit():
+                total += int(symbol)
+            elif symbol != "X":
+                total += 1
+        return total
+
     def all_abilities(self) -> list[Ability | StaticAbility]:
         """Printed abilities plus the intrinsic mana abilities of basic land types (CR 305.6)."""
         extra: list[Ability | StaticAbility] = []
@@ -442,7 +453,7 @@ class Card(_Strict):
     def facts(self) -> list[str]:
         """The card's ASP facts."""
         c = _asp_string(self.id)
-        out = [f"card_name({c}, {_asp_string(self.name)})."]
+        out = [f"card_name({c}, {_asp_string(self.name)}).", f"card_mana_value({c}, {self.mana_value()})."]
         out += [f"card_type({c}, {t})." for t in self.types]
         out += [f"card_subtype({c}, {_const(s)})." for s in self.subtypes]
         out += [f"card_supertype({c}, {s})." for s in self.supertypes]
@@ -476,8 +487,7 @@ class Card(_Strict):
                     out.append(f"static_controller({c}, {index}, {affects.controller}).")
                 if affects.other:
                     out.append(f"static_other({c}, {index}).")
-            key = f"{c}, {index}"
-            out += ability.effect_facts("static", key)
+            out += ability.effect_facts(f"sk({c}, {index})")
             for a in ability.abilities():
                 _collect_qualities(a, qualities)
         if self.effect is not None:

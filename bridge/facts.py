@@ -15,6 +15,10 @@ from bridge.models import ZONES, GameState
 
 __all__ = ["Position", "position_facts", "asp_string"]
 
+# The facts of effects that apply in layers 1-6 (CR 613.1a-f).
+_LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
+                      r"^card_ability\([^,]+, enters_as_copy\)", re.M)
+
 
 def asp_string(text: str) -> str:
     """An ASP string literal."""
@@ -29,6 +33,11 @@ class Position:
     cards: dict[str, Card]          # object id -> card
     facts: str
     timestamps: dict[str, int]      # object id -> timestamp
+
+    @property
+    def layered(self) -> bool:
+        """Does some effect apply in layers 1-6 (so the rules need their states)?"""
+        return _LAYERED.search(self.facts) is not None
 
     def card(self, object_id: str) -> Card:
         """The card of an object."""
@@ -150,7 +159,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         if controller not in names:
             raise InputError(f"controller {controller!r} is not a player", location=f"{location}.controller")
         out.append(f"effect_controller({e}, {asp_string(controller)}).")
-        out += spec.effect_facts("effect", e)
+        out += spec.effect_facts(e)
         qualities: set[str] = set()
         for ability in spec.abilities():
             if ability.quality is not None:

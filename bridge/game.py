@@ -30,11 +30,11 @@ from bridge.verdict import Verdict, ViolationReader
 
 __all__ = ["Game", "Characteristics", "LegalAttacks", "LegalBlocks"]
 
-CHARACTERISTICS = ("inputs", "characteristics/basic")
-COMBAT = (*CHARACTERISTICS, "combat/common")
-ATTACK_MODULES = (*COMBAT, "combat/attack", "combat/declared", "combat/attack_search")
-BLOCK_MODULES = (*COMBAT, "combat/block", "combat/declared", "combat/block_search")
-ORDER_MODULES = (*COMBAT, "combat/order")
+CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
+LAYERS = ("characteristics/layers",)
+ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
+BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
+ORDER = ("combat/common", "combat/order")
 DECLARED = clingo.Function("declared")
 SEARCH = clingo.Function("search")
 
@@ -100,6 +100,11 @@ class Game:
         self._block_checker: _DeclarationChecker | None = None
         self._attack_checker: _DeclarationChecker | None = None
 
+    def modules(self, *area: str) -> tuple[str, ...]:
+        """The rule modules a question about this position needs: the characteristics (with
+        the states of layers 1-6 only when some effect applies in them), then ``area``."""
+        return (*CHARACTERISTICS, *(LAYERS if self.position.layered else ()), *area)
+
     def describe(self, object_id: str) -> str:
         """An object as people read it: ``Craw Wurm (wurm)``."""
         return self.position.describe(object_id)
@@ -111,7 +116,7 @@ class Game:
 
     def all_characteristics(self) -> dict[str, Characteristics]:
         """The characteristics of every permanent."""
-        model = Session((*CHARACTERISTICS, "characteristics/show"), self.position.facts).solve().model
+        model = Session((*self.modules(), "characteristics/show"), self.position.facts).solve().model
         values: dict[str, dict[str, list[object]]] = {}
         for sym in model:
             obj = _text(sym.arguments[0])
@@ -186,7 +191,7 @@ class Game:
             for pos, other in enumerate(order, start=1):
                 self._require_object(other, f"{action.kind}.{creature}")
                 facts.append(f"{pred}({asp_string(creature)}, {asp_string(other)}, {pos}).")
-        model = Session(ORDER_MODULES, self.position.facts + "\n" + "\n".join(facts)).solve().model
+        model = Session(self.modules(*ORDER), self.position.facts + "\n" + "\n".join(facts)).solve().model
         return self.reader.verdict(model)
 
     @property
@@ -208,7 +213,7 @@ class Game:
         return self._orders("attacker_order", self._require_permanent(blocker))
 
     def _orders(self, pred: str, creature: str) -> list[list[str]]:
-        session = Session(ORDER_MODULES, self.position.facts, [("order_choices", ())])
+        session = Session(self.modules(*ORDER), self.position.facts, [("order_choices", ())])
         orders: set[tuple[str, ...]] = set()
         for model in session.solve(models=0).models:
             slots = sorted((s.arguments[2].number, s.arguments[1].string) for s in model
@@ -280,8 +285,8 @@ def _attack_facts(action: DeclareAttackers) -> list[str]:
     return facts
 
 
-def _modules(kind: str) -> tuple[str, ...]:
-    return ATTACK_MODULES if kind == "attack" else BLOCK_MODULES
+def _modules(game: Game, kind: str) -> tuple[str, ...]:
+    return game.modules(*(ATTACK if kind == "attack" else BLOCK))
 
 
 def _search_parts(kind: str, mode: str) -> list[tuple[str, tuple[object, ...]]]:
@@ -293,12 +298,12 @@ def _check_fresh_model(game: Game, kind: str, facts: list[str], results: bool = 
     """One declaration on a fresh grounding.  The declared world is grounded and solved
     first; only when it leaves unobeyed a requirement some declaration could obey is the
     search for a better declaration grounded (multi-shot, in the same control) and solved."""
-    modules = _modules(kind)[:-1] + (("combat/results",) if results else ())
+    modules = _modules(game, kind)[:-1] + (("combat/results",) if results else ())
     session = Session(modules, game.position.facts + "\n" + "\n".join(facts), [(kind, (DECLARED,))])
     model = session.solve().model
     needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
     if needed in model:
-        session.add_modules([_modules(kind)[-1]])
+        session.add_modules([_modules(game, kind)[-1]])
         session.ground([*_search_parts(kind, "always"), (f"{kind}_judgement", ()),
                         (f"{kind}_judgement_by_search", ())])
         model = session.solve().model
@@ -318,9 +323,9 @@ class _DeclarationChecker:
     def __init__(self, game: Game, kind: str) -> None:
         self.game = game
         self.kind = kind
-        search = Session(_modules(kind), game.position.facts, _search_parts(kind, "max")).solve().model
+        search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve().model
         extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
-        self.session = Session(_modules(kind)[:-1], game.position.facts + "\n" + "\n".join(extra),
+        self.session = Session(_modules(game, kind)[:-1], game.position.facts + "\n" + "\n".join(extra),
                                [(kind, (DECLARED,)), (f"{kind}_externals", ()), (f"{kind}_judgement", ())])
         pred = "declared_block" if kind == "block" else "declared_attack"
         self._literals = self.session.free_externals(pred, 2)
@@ -350,7 +355,7 @@ class _LegalDeclarations:
         self.game = game
 
     def _session(self) -> Session:
-        return Session(_modules(self.kind), self.game.position.facts, _search_parts(self.kind, "always"))
+        return Session(_modules(self.game, self.kind), self.game.position.facts, _search_parts(self.kind, "always"))
 
     def __len__(self) -> int:
         return self.count()
