@@ -453,19 +453,20 @@ class Card(_Strict):
     def facts(self) -> list[str]:
         """The card's ASP facts."""
         c = _asp_string(self.id)
-        out = [f"card_name({c}, {_asp_string(self.name)}).", f"card_mana_value({c}, {self.mana_value()})."]
-        out += [f"card_type({c}, {t})." for t in self.types]
-        out += [f"card_subtype({c}, {_const(s)})." for s in self.subtypes]
-        out += [f"card_supertype({c}, {s})." for s in self.supertypes]
-        out += [f"card_color({c}, {k})." for k in self.color_list()]
-        for field, value in (("power", self.power), ("toughness", self.toughness), ("loyalty", self.loyalty)):
+        values = [("name", _asp_string(self.name)), ("mana_value", str(self.mana_value()))]
+        values += [("type", t) for t in self.types] + [("subtype", _const(t)) for t in self.subtypes]
+        values += [("supertype", t) for t in self.supertypes] + [("color", k) for k in self.color_list()]
+        for kind, value in (("power_base", self.power), ("toughness_base", self.toughness),
+                            ("loyalty_base", self.loyalty)):
             if value is not None:
-                out.append(f"card_{field}({c}, {value}).")
+                values.append((kind, str(value)))
+        out = [f"card_value({c}, {kind}, {value})." for kind, value in values]
         qualities: set[str] = set()
         index = 0
         for ability in self.all_abilities():
             if isinstance(ability, Ability):
-                out.append(f"card_ability({c}, {ability.term()}).")
+                term = f"cda({c})" if ability.count is not None else ability.term()
+                out.append(f"card_value({c}, ability, {term}).")
                 _collect_qualities(ability, qualities)
                 if ability.count is not None:
                     out += ability.count.filter_facts("card_cda", c)
@@ -473,7 +474,7 @@ class Card(_Strict):
                         qualities.update(ability.count.quality.parts())
                 continue
             index += 1
-            out.append(f"card_static({c}, {index}).")
+            out.append(f"card_value({c}, ability, static({c}, {index})).")
             affects = ability.affects
             if isinstance(affects, str):
                 out.append(f"static_affects({c}, {index}, {affects}).")
