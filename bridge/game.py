@@ -125,9 +125,8 @@ class Game:
         out = {}
         for perm in self.state.permanents():
             v = values.get(perm.id, {})
-            card = self.position.card(perm.id)
             out[perm.id] = Characteristics(
-                id=perm.id, name="" if perm.face_down else card.name,
+                id=perm.id, name=str((v.get("has_name") or [""])[0]),
                 types=tuple(sorted(map(str, v.get("has_type", [])))),
                 subtypes=tuple(sorted(map(str, v.get("has_subtype", [])))),
                 supertypes=tuple(sorted(map(str, v.get("has_supertype", [])))),
