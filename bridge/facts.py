@@ -135,24 +135,33 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         e = f"e{k}"
         location = f"state.effects[{k - 1}]"
         spec = effect
-        if effect.is_empty():
-            if effect.source in permanents:
+        source_card = None
+        if effect.source is not None and effect.source not in permanents:
+            if effect.source in state.object_ids():
                 source_card = cards[effect.source]
             else:
                 try:
                     source_card = pool.get(effect.source)
-                except UnknownCardError as exc:
-                    raise exc.at(location=f"{location}.source") from None
-            if source_card.effect is None:
-                raise InputError(f"{source_card.name} has no effect to apply; say what the effect does "
-                                 "(grant, impose, remove, modify_pt, set_pt)", location=location)
+                except UnknownCardError:
+                    raise InputError(f"the effect's source {effect.source!r} is neither a card nor an object "
+                                     "(an effect with no card behind it gives `text:` instead)",
+                                     location=f"{location}.source") from None
+        elif effect.source is not None:
+            source_card = cards[effect.source]
+        if effect.is_empty():
+            if source_card is None or source_card.effect is None:
+                name = source_card.name if source_card else effect.source
+                raise InputError(f"{name} has no effect to apply; say what the effect does "
+                                 "(grant, impose, remove, modify_pt, set_pt, ...)", location=location)
             spec = source_card.effect
         stamp = effect.timestamp if effect.timestamp is not None else fresh()
-        out += [f"effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_source({e}, {asp_string(effect.source)})."]
+        out += [f"effect({e}).", f"effect_timestamp({e}, {stamp})."]
+        if effect.source is not None:
+            out.append(f"effect_source({e}, {asp_string(effect.source)}).")
         out += [f"effect_target({e}, {asp_string(t)})." for t in effect.targets]
         if effect.controller is not None:
             controller = effect.controller
-        elif effect.source in permanents:
+        elif effect.source is not None and effect.source in permanents:
             controller = permanents[effect.source].controller or state.controller_of(permanents[effect.source])
         else:
             controller = state.active

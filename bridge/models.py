@@ -110,12 +110,22 @@ class Effect(EffectSpec):
     What it does comes from the source card's ``effect`` unless given here.
     """
 
-    source: str
+    source: str | None = Field(None, description="the card (by name) or object (by id) the effect comes from")
+    text: str | None = Field(None, description="what the effect says, for an effect with no card behind it "
+                                               "(the rules' examples); then what it does must be given here")
     targets: list[str] = Field(default_factory=list)
     timestamp: int | None = None
     controller: str | None = Field(None, description="who controls the effect: by default the source "
                                                        "permanent's controller, else the active player")
     duration: Literal["end_of_turn", "permanent"] | None = None  # type: ignore[assignment]
+
+
+def _effect_origin(effect: "Effect") -> "Effect":
+    if effect.source is None and effect.text is None:
+        raise ValueError("an effect needs a source (a card or an object) or a text")
+    if effect.source is None and effect.is_empty():
+        raise ValueError("an effect without a source must say what it does (grant, modify_pt, set_pt, ...)")
+    return effect
 
 
 class GameState(_Model):
@@ -166,6 +176,10 @@ class GameState(_Model):
                     if permanents[a].attacking is None:
                         raise ValueError(f"{place}: blocking {a!r}, which is not attacking")
         for k, effect in enumerate(self.effects):
+            try:
+                _effect_origin(effect)
+            except ValueError as exc:
+                raise ValueError(f"effects[{k}]: {exc}") from None
             for t in effect.targets:
                 if t not in permanents and t not in names:
                     raise ValueError(f"effects[{k}]: target {t!r} is not on the battlefield")

@@ -41,6 +41,17 @@ CASES = {
     "not_a_mapping": ("- just\n- a list\n", "a scenario is a mapping", ""),
     "attacks_non_planeswalker": (GOOD_STATE.replace("attacking: bob", "attacking: elves"),
                                  "not a planeswalker", "attacking"),
+    "effect_source_missing": (GOOD_STATE + "  effects:\n    - {source: Giant Grwoth, targets: [elves]}\n",
+                              "neither a card nor an object", "effects[0].source"),
+    "effect_without_source_or_text": (GOOD_STATE + "  effects:\n    - {targets: [elves], modify_pt: [1, 1]}\n",
+                                      "needs a source", "effects[0]"),
+    "timestamp_repeated": (GOOD_STATE.replace("{id: elves, card: Llanowar Elves}",
+                                              "{id: elves, card: Llanowar Elves, timestamp: 3}")
+                           + "  effects:\n    - {source: Giant Growth, targets: [elves], timestamp: 3}\n",
+                           "same timestamp", "state"),
+    "effect_on_object_in_hand": (GOOD_STATE + "      hand: [{id: bolt, card: Lightning Bolt}]\n"
+                                 "  effects:\n    - {source: Giant Growth, targets: [bolt]}\n",
+                                 "not on the battlefield", "effects[0]"),
 }
 
 
