@@ -77,9 +77,18 @@ def _load(path: str) -> tuple[Scenario, Game]:
 
 @main.command()
 @click.argument("path")
-def explain(path: str) -> None:
-    """Print the verdict on each of a scenario's actions, rule by rule."""
+@click.option("--object", "object_id", help="explain this permanent's characteristics, layer by layer")
+def explain(path: str, object_id: str | None) -> None:
+    """Print the verdict on each of a scenario's actions, rule by rule (or, with --object,
+    how the layers make a permanent what it is)."""
     scenario, game = _load(path)
+    if object_id is not None:
+        from bridge.explain import explain as explain_object, format_explanation
+        try:
+            click.echo(format_explanation(game, explain_object(game, object_id)))
+        except MtgaspError as exc:
+            _fail(f"{path}: {exc}")
+        return
     click.echo(f"{scenario.title}  [{', '.join(scenario.cite)}]")
     if not scenario.do:
         click.echo("no actions")
