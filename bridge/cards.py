@@ -356,7 +356,7 @@ class StaticAbility(_EffectParts):
 class EffectSpec(_EffectParts):
     """The continuous effect a resolved spell or ability creates on its targets (CR 611.2)."""
 
-    duration: Literal["end_of_turn", "permanent"] = "end_of_turn"
+    duration: Literal["end_of_turn", "permanent", "while_source_on_battlefield"] = "end_of_turn"
 
 
 _QUALITY_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Quality"}]}

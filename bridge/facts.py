@@ -155,7 +155,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                                  "(grant, impose, remove, modify_pt, set_pt, ...)", location=location)
             spec = source_card.effect
         stamp = effect.timestamp if effect.timestamp is not None else fresh()
-        out += [f"effect({e}).", f"effect_timestamp({e}, {stamp})."]
+        duration = effect.duration or spec.duration or "end_of_turn"
+        out += [f"resolved_effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_duration({e}, {duration})."]
         if effect.source is not None:
             out.append(f"effect_source({e}, {asp_string(effect.source)}).")
         out += [f"effect_target({e}, {asp_string(t)})." for t in effect.targets]

@@ -117,7 +117,7 @@ class Effect(EffectSpec):
     timestamp: int | None = None
     controller: str | None = Field(None, description="who controls the effect: by default the source "
                                                        "permanent's controller, else the active player")
-    duration: Literal["end_of_turn", "permanent"] | None = None  # type: ignore[assignment]
+    duration: Literal["end_of_turn", "permanent", "while_source_on_battlefield"] | None = None  # type: ignore[assignment]
 
 
 def _effect_origin(effect: "Effect") -> "Effect":
