@@ -299,6 +299,10 @@ class _EffectParts(_Strict):
                                                           "converted mana cost (layer 7b)")
     modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
     switch_pt: bool = Field(False, description="power and toughness switched (layer 7e)")
+    # rules effects on players (CR 613.10, 402.2)
+    set_max_hand_size: int | Literal["none"] | None = Field(
+        None, description='the players\' maximum hand size becomes N ("none": no maximum)')
+    modify_max_hand_size: int | None = Field(None, description="the players' maximum hand size changes by N")
 
     def effect_facts(self, key: str) -> list[str]:
         """Facts ``does(Key, What)``: each thing the effect does, in the vocabulary of
@@ -336,6 +340,10 @@ class _EffectParts(_Strict):
             what.append(f"modify_pt({self.modify_pt[0]}, {self.modify_pt[1]})")
         if self.switch_pt:
             what.append("switch_pt")
+        if self.set_max_hand_size is not None:
+            what.append(f"set_max_hand_size({self.set_max_hand_size})")
+        if self.modify_max_hand_size is not None:
+            what.append(f"modify_max_hand_size({self.modify_max_hand_size})")
         return [f"does({key}, {w})." for w in what]
 
     def abilities(self) -> list[Ability]:
@@ -350,7 +358,7 @@ class _EffectParts(_Strict):
 class StaticAbility(_EffectParts):
     """A static ability that generates a continuous effect (CR 604.1, 611.3)."""
 
-    affects: Literal["self", "enchanted", "equipped"] | Affects
+    affects: Literal["self", "enchanted", "equipped", "you", "opponents", "players"] | Affects
 
 
 class EffectSpec(_EffectParts):

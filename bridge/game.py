@@ -28,7 +28,7 @@ from bridge.models import (Action, DeclareAttackers, DeclareBlockers, GameState,
 from bridge.solver import Session
 from bridge.verdict import Verdict, ViolationReader
 
-__all__ = ["Game", "Characteristics", "LegalAttacks", "LegalBlocks"]
+__all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks"]
 
 CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
 LAYERS = ("characteristics/layers",)
@@ -62,6 +62,15 @@ class Characteristics:
     toughness: int | None
     loyalty: int | None
     controller: str
+
+
+@dataclass(frozen=True)
+class PlayerCharacteristics:
+    """What effects make of a player: abilities (CR 613.9) and maximum hand size (402.2)."""
+
+    name: str
+    abilities: tuple[str, ...]
+    max_hand_size: int | str
 
 
 def _text(sym: clingo.Symbol) -> str:
@@ -137,6 +146,16 @@ class Game:
                 loyalty=(v.get("loyalty") or [None])[0],  # type: ignore[arg-type]
                 controller=str((v.get("controller") or [""])[0]))
         return out
+
+    def player_characteristics(self, name: str) -> "PlayerCharacteristics":
+        """A player's abilities (CR 613.9) and maximum hand size (CR 613.10, 402.2)."""
+        if name not in {p.name for p in self.state.players}:
+            raise InputError(f"no player is called {name!r}")
+        model = Session(self.modules("characteristics/players"), self.position.facts).solve().model
+        abilities = sorted(str(s.arguments[1]) for s in model if s.match("player_has", 2) and s.arguments[0].string == name)
+        hand = next(s.arguments[1] for s in model if s.match("max_hand_size", 2) and s.arguments[0].string == name)
+        size: int | str = hand.number if hand.type == clingo.SymbolType.Number else str(hand)
+        return PlayerCharacteristics(name=name, abilities=tuple(abilities), max_hand_size=size)
 
     def _require_permanent(self, object_id: str) -> str:
         if not any(p.id == object_id for p in self.state.permanents()):

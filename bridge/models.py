@@ -352,6 +352,13 @@ class ObjectExpectation(_Model):
     blocked_by: list[str] | None = None
 
 
+class PlayerExpectation(_Model):
+    """What must be true of a player (CR 613.9, 613.10); only the keys given are compared."""
+
+    abilities: list[Any] | None = None
+    max_hand_size: int | Literal["none"] | None = None
+
+
 class Expectation(_Model):
     """What must be true after the scenario's actions."""
 
@@ -362,6 +369,7 @@ class Expectation(_Model):
     legal_attack_count: int | None = Field(None, ge=0)
     step: Step | None = None
     life: dict[str, int] = Field(default_factory=dict)
+    players: dict[str, PlayerExpectation] = Field(default_factory=dict)
 
 
 class Scenario(_Model):

@@ -182,6 +182,18 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                     value = sorted(str(v).lower() if key != "blocking" and key != "blocked_by" else v for v in value)
                 if actual[key] != value:
                     return differ(f"characteristics.{object_id}.{key}: expected {value}, got {actual[key]}")
+    for name, want_player in expect.players.items():
+        try:
+            got_player = game.player_characteristics(name)
+        except InputError as exc:
+            raise exc.at(source=path, location=f"expect.players.{name}") from None
+        if want_player.abilities is not None:
+            wanted = sorted(_ability_terms(want_player.abilities))
+            if list(got_player.abilities) != wanted:
+                return differ(f"players.{name}.abilities: expected {wanted}, got {list(got_player.abilities)}")
+        if want_player.max_hand_size is not None and got_player.max_hand_size != want_player.max_hand_size:
+            return differ(f"players.{name}.max_hand_size: expected {want_player.max_hand_size}, "
+                          f"got {got_player.max_hand_size}")
     if expect.legal_block_count is not None:
         count = len(game.legal_blocks)
         if count != expect.legal_block_count:
