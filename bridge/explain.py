@@ -100,6 +100,8 @@ def explain(game: "object", object_id: str) -> Explanation:
             return f"{game.describe(holder)}'s static ability{copied}"
         if effect.name == "cp":
             return f"{game.describe(_text(effect.arguments[0]))} entering as a copy"
+        if effect.name == "cda4":
+            return f"{game.describe(_text(effect.arguments[0]))}'s changeling (characteristic-defining)"
         index = int(effect.name[1:]) - 1
         entry = game.state.effects[index]
         return entry.source if entry.source else f'"{entry.text}"'

@@ -17,7 +17,7 @@ __all__ = ["Position", "position_facts", "asp_string"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
-                      r"^card_value\([^,]+, ability, enters_as_copy\)", re.M)
+                      r"^card_value\([^,]+, ability, (enters_as_copy|changeling)\)", re.M)
 
 
 def asp_string(text: str) -> str:
