@@ -265,7 +265,7 @@ class TextChange(_Strict):
 
 _TYPE_LIST = list[Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery",
                           "tribal"]]
-_COLOR_LIST = list[Literal["white", "blue", "black", "red", "green"]]
+_COLOR_LIST = list[Literal["white", "blue", "black", "red", "green", "chosen"]]
 
 
 class _EffectParts(_Strict):
@@ -279,13 +279,15 @@ class _EffectParts(_Strict):
     add_types: _TYPE_LIST = Field(default_factory=list, description="card types added (layer 4)")
     remove_types: _TYPE_LIST = Field(default_factory=list, description="card types removed (layer 4)")
     add_subtypes: list[str] = Field(default_factory=list, description="subtypes added (layer 4)")
-    set_creature_types: list[str] | None = Field(None, description="creature types replaced by these (layer 4)")
+    set_creature_types: list[str] | None = Field(None, description="creature types replaced by these (layer 4); "
+                                                                   "`chosen`: the type chosen as the permanent entered")
     set_land_types: list[str] | None = Field(None, description="land types replaced by these; rules-text "
                                                                "abilities lost (layer 4, CR 305.7)")
     add_supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
     remove_supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
     # layer 5 (CR 613.1e)
-    set_colors: _COLOR_LIST | None = Field(None, description="colors replaced by these; [] is colorless (layer 5)")
+    set_colors: _COLOR_LIST | None = Field(None, description="colors replaced by these; [] is colorless; `chosen`: "
+                                                             "the color chosen as the permanent entered (layer 5)")
     add_colors: _COLOR_LIST = Field(default_factory=list, description="colors added (layer 5)")
     # layer 6 (CR 613.1f)
     grant: list[Ability] = Field(default_factory=list, description="abilities the objects gain (layer 6)")

@@ -129,7 +129,11 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             if perm.band is not None:
                 out.append(f"band_label({o}, {asp_string(perm.band)}).")
             out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
-            out += [f"chosen({o}, {asp_string(k)}, {asp_string(v)})." for k, v in sorted(perm.chosen.items())]
+            for key, value in sorted(perm.chosen.items()):
+                # CR 614.12: a color or creature type chosen as the permanent entered is a
+                # value the rules use as such; other choices (an object to copy) are ids.
+                shown = slug(value) if key in ("color", "creature_type") else asp_string(value)
+                out.append(f"chosen({o}, {asp_string(key)}, {shown}).")
 
     for k, effect in enumerate(state.effects, start=1):
         e = f"e{k}"
