@@ -41,7 +41,7 @@ SIMPLE_ABILITIES = frozenset({
     "unblockable", "cant_attack", "cant_block", "cant_attack_alone", "cant_block_alone",
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
-    "enters_as_copy", "changeling", "cant_be_regenerated",
+    "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
@@ -113,7 +113,7 @@ class Quality(_Strict):
         if not self.model_dump(exclude_none=True):
             raise ValueError("a quality needs at least one of color, type, subtype, supertype, not_supertype, "
                              "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless")
-        if self.color is not None and _const(self.color) not in COLORS.values():
+        if self.color is not None and _const(self.color) not in (*COLORS.values(), "chosen"):
             raise ValueError(f"unknown color {self.color!r}")
         if self.type is not None and _const(self.type) not in CARD_TYPES:
             raise ValueError(f"unknown card type {self.type!r}")
@@ -176,7 +176,7 @@ class Ability(_Strict):
                 return {"keyword": key, "number": param}
             if key == "mana":
                 return {"keyword": key, "mana": param}
-            if key == "cda_pt":
+            if key in ("cda_pt", "cda_power"):
                 return {"keyword": key, "count": param}
             raise ValueError(f"unknown ability {key!r}")
         return value
@@ -184,9 +184,9 @@ class Ability(_Strict):
     @model_validator(mode="after")
     def _check(self) -> "Ability":
         k = self.keyword
-        if k == "cda_pt":
+        if k in ("cda_pt", "cda_power"):
             if self.count is None:
-                raise ValueError("cda_pt needs a filter of the permanents to count")
+                raise ValueError(f"{k} needs a filter of the permanents to count")
         elif k in SIMPLE_ABILITIES:
             if self.quality or self.number is not None or self.mana or self.count:
                 raise ValueError(f"{k} takes no parameter")
@@ -212,7 +212,7 @@ class Ability(_Strict):
         if self.mana is not None:
             return f"mana({self.mana.lower()})"
         if self.count is not None:
-            return "cda_pt"
+            return self.keyword
         return self.keyword
 
 
@@ -376,6 +376,7 @@ ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
         **{k: _QUALITY_SCHEMA for k in sorted(QUALITY_ABILITIES)},
         **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
         "cda_pt": {"$ref": "#/$defs/Affects"},
+        "cda_power": {"$ref": "#/$defs/Affects"},
         "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
         "static": {"$ref": "#/$defs/StaticAbility"},
     }},
@@ -406,6 +407,8 @@ class Card(_Strict):
     text: str = ""
     abilities: list[Any] = Field(default_factory=list, description="keywords and static abilities (cards/README.md)")
     effect: EffectSpec | None = Field(None, description="for an instant or sorcery: what it does to its targets")
+    flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
+                                                 "power, toughness and abilities")
 
     @field_validator("abilities", mode="before")
     @classmethod
@@ -480,6 +483,8 @@ class Card(_Strict):
                 _collect_qualities(ability, qualities)
                 if ability.count is not None:
                     out += ability.count.filter_facts("card_cda", c)
+                    if ability.keyword == "cda_power":
+                        out.append(f"card_cda_power_only({c}).")
                     if ability.count.quality is not None:
                         qualities.update(ability.count.quality.parts())
                 continue
@@ -505,6 +510,15 @@ class Card(_Strict):
             for a in self.effect.abilities():
                 _collect_qualities(a, qualities)
         out += [f"quality({q})." for q in sorted(qualities)]
+        if self.flip is not None:
+            # CR 709.2: the flipped side's values, keyed flip(Card); its mana cost and color
+            # are the card's own.
+            for fact in self.flip.facts():
+                if fact.startswith("card_value(") and (", mana_value," in fact or ", color," in fact):
+                    continue
+                out.append(fact.replace(f"card_value({_asp_string(self.flip.id)},", f"card_value(flip({c}),", 1))
+            out += [f"card_value(flip({c}), mana_value, {self.mana_value()})."]
+            out += [f"card_value(flip({c}), color, {k})." for k in self.color_list()]
         return out
 
 
@@ -580,3 +594,4 @@ def load_card_file(path: Path) -> Card:
 
 
 Ability.model_rebuild()
+Card.model_rebuild()

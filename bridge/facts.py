@@ -17,7 +17,7 @@ __all__ = ["Position", "position_facts", "asp_string"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
-                      r"^card_value\([^,]+, ability, (enters_as_copy|changeling)\)", re.M)
+                      r"^card_value\([^,]+, ability, (enters_as_copy\w*|changeling)\)", re.M)
 
 
 def asp_string(text: str) -> str:
@@ -109,7 +109,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out += [f"permanent({o}).", f"card_of({o}, {asp_string(card.id)}).",
                     f"controller_of({o}, {asp_string(controller)}).", f"owner({o}, {asp_string(player.name)}).",
                     f"timestamp({o}, {stamp})."]
-            for flag in ("tapped", "sick", "token", "face_down"):
+            for flag in ("tapped", "sick", "token", "face_down", "flipped"):
                 if getattr(perm, flag):
                     out.append(f"{flag}({o}).")
             if perm.damage:

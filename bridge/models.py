@@ -64,6 +64,7 @@ class Permanent(_Model):
                                                 "or a blocker's attackers (CR 509.3)")
     token: bool = False
     face_down: bool = False
+    flipped: bool = Field(False, description="a flip card turned to its flipped side (CR 709)")
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)
 

@@ -54,6 +54,8 @@ def card_schema() -> dict[str, Any]:
     schema["properties"]["abilities"] = {**schema["properties"]["abilities"], "items": ABILITY_SCHEMA}
     _quality_input(definitions)
     _ability_input(definitions)
+    # a flip card's flipped side is a card too (its "flip" field refers back to it)
+    definitions["Card"] = {k: copy.deepcopy(v) for k, v in schema.items() if k != "title"}
     schema["$defs"] = definitions
     schema["title"] = "mtgasp card"
     return schema
