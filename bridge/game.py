@@ -32,6 +32,7 @@ __all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "
 
 CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
 LAYERS = ("characteristics/layers",)
+PT = ("characteristics/pt",)
 ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
 ORDER = ("combat/common", "combat/order")
@@ -109,10 +110,11 @@ class Game:
         self._block_checker: _DeclarationChecker | None = None
         self._attack_checker: _DeclarationChecker | None = None
 
-    def modules(self, *area: str) -> tuple[str, ...]:
+    def modules(self, *area: str, pt: bool = True) -> tuple[str, ...]:
         """The rule modules a question about this position needs: the characteristics (with
-        the states of layers 1-6 only when some effect applies in them), then ``area``."""
-        return (*CHARACTERISTICS, *(LAYERS if self.position.layered else ()), *area)
+        the states of layers 1-6 only when some effect applies in them, and layer 7 unless
+        the question never reads power and toughness), then ``area``."""
+        return (*CHARACTERISTICS, *(LAYERS if self.position.layered else ()), *(PT if pt else ()), *area)
 
     def describe(self, object_id: str) -> str:
         """An object as people read it: ``Craw Wurm (wurm)``."""
@@ -209,7 +211,7 @@ class Game:
             for pos, other in enumerate(order, start=1):
                 self._require_object(other, f"{action.kind}.{creature}")
                 facts.append(f"{pred}({asp_string(creature)}, {asp_string(other)}, {pos}).")
-        model = Session(self.modules(*ORDER), self.position.facts + "\n" + "\n".join(facts)).solve().model
+        model = Session(self.modules(*ORDER, pt=False), self.position.facts + "\n" + "\n".join(facts)).solve().model
         return self.reader.verdict(model)
 
     @property
@@ -231,7 +233,7 @@ class Game:
         return self._orders("attacker_order", self._require_permanent(blocker))
 
     def _orders(self, pred: str, creature: str) -> list[list[str]]:
-        session = Session(self.modules(*ORDER), self.position.facts, [("order_choices", ())])
+        session = Session(self.modules(*ORDER, pt=False), self.position.facts, [("order_choices", ())])
         orders: set[tuple[str, ...]] = set()
         for model in session.solve(models=0).models:
             slots = sorted((s.arguments[2].number, s.arguments[1].string) for s in model
@@ -304,7 +306,7 @@ def _attack_facts(action: DeclareAttackers) -> list[str]:
 
 
 def _modules(game: Game, kind: str) -> tuple[str, ...]:
-    return game.modules(*(ATTACK if kind == "attack" else BLOCK))
+    return game.modules(*(ATTACK if kind == "attack" else BLOCK), pt=False)
 
 
 def _search_parts(kind: str, mode: str) -> list[tuple[str, tuple[object, ...]]]:

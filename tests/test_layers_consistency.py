@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.game import CHARACTERISTICS, LAYERS, Game
+from bridge.game import CHARACTERISTICS, LAYERS, PT, Game
 from bridge.solver import Session
 
 PERMANENTS = ["Grizzly Bears", "Serra Angel", "Coral Merfolk", "Lord of Atlantis", "Glorious Anthem", "Crusade",
@@ -59,7 +59,7 @@ def position(board: dict) -> dict:
 
 
 def characteristics(game: Game, facts: str) -> tuple[int, frozenset[str]]:
-    session = Session((*CHARACTERISTICS, *LAYERS, "characteristics/show"), facts)
+    session = Session((*CHARACTERISTICS, *LAYERS, *PT, "characteristics/show"), facts)
     count = session.count(optimal=False)
     return count, frozenset(str(s) for s in session.solve().model)
 
