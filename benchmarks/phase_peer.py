@@ -509,10 +509,8 @@ def _time_apply(prep: _Prepared, step: str, seat: int, action, repeats: int,
             "accepted": accepted, "error": error}
 
 
-def block_details(board: dict, repeats: int = 50) -> dict[str, Any] | None:
-    """Like ``time_block`` but returns a dict: median_ms, times_ms, accepted
-    (did phase accept the declaration), error (phase's message if rejected),
-    setup_ms (untimed position setup), object_ids (board id -> phase id)."""
+def _details(board: dict, kind: str, repeats: int) -> dict[str, Any] | None:
+    """Time one declaration of ``kind`` ("block" or "attack") on the board."""
     ok, why = phase_available()
     if not ok:
         _set_reason(why)
@@ -523,17 +521,25 @@ def block_details(board: dict, repeats: int = 50) -> dict[str, Any] | None:
         _set_reason(f"could not build the phase position: "
                     f"{type(exc).__name__}: {exc}")
         return None
-    if prep.block_action is None:
+    if kind == "block" and prep.block_action is None:
         _set_reason(prep.attack_error or "declare-blockers step not reached")
         return None
-    res = _time_apply(prep, "block", prep.def_seat, prep.block_action,
-                      repeats)
+    seat, action = ((prep.def_seat, prep.block_action) if kind == "block"
+                    else (prep.atk_seat, prep.attack_action))
+    res = _time_apply(prep, kind, seat, action, repeats)
     res["setup_ms"] = prep.setup_ms
     res["object_ids"] = dict(prep.ids)
     _set_reason("ok" if res["accepted"] else
-                f"phase rejected the block declaration (timed anyway): "
+                f"phase rejected the {kind} declaration (timed anyway): "
                 f"{res['error']}")
     return res
+
+
+def block_details(board: dict, repeats: int = 50) -> dict[str, Any] | None:
+    """Like ``time_block`` but returns a dict: median_ms, times_ms, accepted
+    (did phase accept the declaration), error (phase's message if rejected),
+    setup_ms (untimed position setup), object_ids (board id -> phase id)."""
+    return _details(board, "block", repeats)
 
 
 def time_block(board: dict, repeats: int = 50) -> float | None:
@@ -547,24 +553,7 @@ def time_block(board: dict, repeats: int = 50) -> float | None:
 def attack_details(board: dict, repeats: int = 50) -> dict[str, Any] | None:
     """Timing dict (as ``block_details``) for declaring all board attackers
     against the defending player at the declare-attackers step."""
-    ok, why = phase_available()
-    if not ok:
-        _set_reason(why)
-        return None
-    try:
-        prep = _prepare(board)
-    except Exception as exc:
-        _set_reason(f"could not build the phase position: "
-                    f"{type(exc).__name__}: {exc}")
-        return None
-    res = _time_apply(prep, "attack", prep.atk_seat, prep.attack_action,
-                      repeats)
-    res["setup_ms"] = prep.setup_ms
-    res["object_ids"] = dict(prep.ids)
-    _set_reason("ok" if res["accepted"] else
-                f"phase rejected the attack declaration (timed anyway): "
-                f"{res['error']}")
-    return res
+    return _details(board, "attack", repeats)
 
 
 def time_attack(board: dict, repeats: int = 50) -> float | None:
