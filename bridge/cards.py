@@ -211,8 +211,6 @@ class Ability(_Strict):
             return f"{self.keyword}({self.number})"
         if self.mana is not None:
             return f"mana({self.mana.lower()})"
-        if self.count is not None:
-            return self.keyword
         return self.keyword
 
 

@@ -76,7 +76,7 @@ def _plain(sym: clingo.Symbol) -> object:
         return sym.string
     if sym.type == clingo.SymbolType.Number:
         return sym.number
-    if sym.type == clingo.SymbolType.Function and sym.name == "" :
+    if sym.type == clingo.SymbolType.Function and sym.name == "":
         return tuple(_plain(a) for a in sym.arguments)
     return str(sym)
 
