@@ -129,6 +129,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             if perm.band is not None:
                 out.append(f"band_label({o}, {asp_string(perm.band)}).")
             out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
+            out += [f"damage_order({o}, {asp_string(x)}, {i})." for i, x in enumerate(perm.damage_order, start=1)]
             for key, value in sorted(perm.chosen.items()):
                 # CR 614.12: a color or creature type chosen as the permanent entered is a
                 # value the rules use as such; other choices (an object to copy) are ids.

@@ -23,7 +23,7 @@ import clingo
 from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError
 from bridge.facts import Position, asp_string, position_facts
-from bridge.models import (Action, DeclareAttackers, DeclareBlockers, GameState, OrderAttackers,
+from bridge.models import (Action, AssignDamage, DeclareAttackers, DeclareBlockers, GameState, OrderAttackers,
                            OrderBlockers, Player)
 from bridge.solver import Session
 from bridge.verdict import Verdict, ViolationReader
@@ -36,6 +36,7 @@ PT = ("characteristics/pt",)
 ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
 ORDER = ("combat/common", "combat/order")
+DAMAGE = ("combat/common", "combat/damage_assignment")
 DECLARED = clingo.Function("declared")
 SEARCH = clingo.Function("search")
 
@@ -191,6 +192,8 @@ class Game:
             return _check_fresh(self, "attack", _attack_facts(action))
         if isinstance(action, (OrderBlockers, OrderAttackers)):
             return self._check_order(action)
+        if isinstance(action, AssignDamage):
+            return self._check_damage(action)
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
     def checker(self, kind: str) -> "_DeclarationChecker":
@@ -213,6 +216,29 @@ class Game:
                 facts.append(f"{pred}({asp_string(creature)}, {asp_string(other)}, {pos}).")
         model = Session(self.modules(*ORDER, pt=False), self.position.facts + "\n" + "\n".join(facts)).solve().model
         return self.reader.verdict(model)
+
+    def _check_damage(self, action: AssignDamage) -> Verdict:
+        facts = []
+        for source, targets in action.assignments.items():
+            self._require_object(source, "assign_damage")
+            for target, amount in targets.items():
+                self._require_object(target, f"assign_damage.{source}")
+                facts.append(f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount}).")
+        session = Session(self.modules(*DAMAGE), self.position.facts + "\n" + "\n".join(facts),
+                          [("damage_assignment", (DECLARED,))])
+        return self.reader.verdict(session.solve().model)
+
+    def legal_damage_assignments(self, creature: str) -> list[dict[str, int]]:
+        """Every legal assignment of a creature's combat damage (CR 510.1), the other
+        creatures assigning theirs by default (lethal damage to each in order)."""
+        self._require_permanent(creature)
+        session = Session(self.modules(*DAMAGE), self.position.facts + f"\ndamage_chooser({asp_string(creature)}).",
+                          [("damage_assignment", (SEARCH,)), ("damage_search", ())])
+        found = []
+        for model in session.solve(models=0).models:
+            found.append({s.arguments[2].string: s.arguments[3].number for s in model
+                          if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string == creature})
+        return sorted(found, key=lambda d: sorted(d.items()))
 
     @property
     def legal_attacks(self) -> "LegalAttacks":
@@ -262,6 +288,10 @@ class Game:
             return self._after_attack(action)
         if isinstance(action, DeclareBlockers):
             return self._after_block(action)
+        if isinstance(action, AssignDamage):
+            # CR 510.1: the assignment is announced; dealing the damage (510.2) is not
+            # modelled yet, so the position is unchanged.
+            return self.state
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 

@@ -18,7 +18,7 @@ from bridge.cards import EffectSpec, slug
 
 __all__ = [
     "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
-    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "Action", "ObjectExpectation",
+    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "Action", "ObjectExpectation",
     "Expectation", "Scenario",
 ]
 
@@ -306,10 +306,26 @@ class OrderAttackers(_Model):
     orders: dict[str, list[str]]
 
 
-Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers],
+class AssignDamage(_Model):
+    """CR 510.1: creature id -> {recipient id or player name: damage}."""
+
+    kind: Literal["assign_damage"] = "assign_damage"
+    assignments: dict[str, dict[str, int]]
+
+    @field_validator("assignments")
+    @classmethod
+    def _amounts(cls, value: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        for source, targets in value.items():
+            for target, amount in targets.items():
+                if amount < 0:
+                    raise ValueError(f"{source} assigns a negative amount to {target}")
+        return value
+
+
+Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
-                 "order_blockers": "orders", "order_attackers": "orders"}
+                 "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments"}
 
 
 def _action_from_yaml(value: Any) -> Any:

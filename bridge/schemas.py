@@ -78,7 +78,7 @@ def scenario_schema() -> dict[str, Any]:
         _ability_input(defs)
     actions = []
     for name, field in (("DeclareAttackers", "attackers"), ("DeclareBlockers", "blockers"),
-                        ("OrderBlockers", "orders"), ("OrderAttackers", "orders")):
+                        ("OrderBlockers", "orders"), ("OrderAttackers", "orders"), ("AssignDamage", "assignments")):
         model = defs.pop(name)
         kind = model["properties"]["kind"]["const"]
         props = {kind: model["properties"][field]}

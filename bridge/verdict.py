@@ -58,6 +58,14 @@ MESSAGES: dict[str, str] = {
     "max_blockers": "{0} allows no more than {1} blocking creature(s) each combat",
     "too_few_blockers": "{0} can't be blocked except by {1} or more creatures",
     "too_many_blockers": "{0} can't be blocked by more than {1} creature(s)",
+    # assigning combat damage (CR 510.1)
+    "wrong_step_damage": "combat damage is assigned in the combat damage step, not in the {0} step",
+    "assigns_without_power": "{0} has no power to assign combat damage with",
+    "damage_total": "{0} assigns {1} damage but must assign exactly its power, {2}",
+    "damage_recipient": "{0} can't assign combat damage to {1}",
+    "damage_out_of_order": "{0} assigns damage to {1} before {2}, ahead of it in the damage assignment order, "
+                           "is assigned lethal damage",
+    "trample_too_early": "{0} tramples over before {1}, which blocks it, is assigned lethal damage",
     # damage assignment order (CR 509.2, 509.3)
     "wrong_step_order": "damage assignment orders are announced in the declare blockers step, not in the {0} step",
     "order_not_blocked": "{0} is not blocked, so it has no damage assignment order",
