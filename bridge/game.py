@@ -172,21 +172,12 @@ class Game:
     # ------------------------------------------------------------------ legality
     def check(self, action: Action) -> Verdict:
         """Is ``action`` legal here?  The verdict names each rule it breaks."""
+        self._require_ids(action)
         if isinstance(action, DeclareBlockers):
-            for b, attackers in action.blockers.items():
-                self._require_object(b, "declare_blockers")
-                for a in attackers:
-                    self._require_object(a, f"declare_blockers.{b}")
             if self._block_checker is not None:
                 return self._block_checker.check(action)
             return _check_fresh(self, "block", _block_facts(action))
         if isinstance(action, DeclareAttackers):
-            for c, target in action.attackers.items():
-                self._require_object(c, "declare_attackers")
-                self._require_object(target, f"declare_attackers.{c}")
-            for band in action.bands:
-                for c in band:
-                    self._require_object(c, "declare_attackers.bands")
             if self._attack_checker is not None:
                 return self._attack_checker.check(action)
             return _check_fresh(self, "attack", _attack_facts(action))
@@ -195,6 +186,21 @@ class Game:
         if isinstance(action, AssignDamage):
             return self._check_damage(action)
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
+
+    def _require_ids(self, action: Action) -> None:
+        """Every id an action names must be an object or a player."""
+        if isinstance(action, DeclareBlockers):
+            for b, attackers in action.blockers.items():
+                self._require_object(b, "declare_blockers")
+                for a in attackers:
+                    self._require_object(a, f"declare_blockers.{b}")
+        elif isinstance(action, DeclareAttackers):
+            for c, target in action.attackers.items():
+                self._require_object(c, "declare_attackers")
+                self._require_object(target, f"declare_attackers.{c}")
+            for band in action.bands:
+                for c in band:
+                    self._require_object(c, "declare_attackers.bands")
 
     def checker(self, kind: str) -> "_DeclarationChecker":
         """A checker grounded once for many declarations of ``kind`` (attack or block)."""
@@ -270,11 +276,20 @@ class Game:
     # ------------------------------------------------------------------ applying actions
     def push(self, action: Action) -> Verdict:
         """Apply a legal action; raise :class:`IllegalActionError` for an illegal one."""
-        verdict = self.check(action)
+        if isinstance(action, (DeclareAttackers, DeclareBlockers)):
+            # one grounding judges the declaration and says what it does
+            self._require_ids(action)
+            kind = "attack" if isinstance(action, DeclareAttackers) else "block"
+            facts = _attack_facts(action) if isinstance(action, DeclareAttackers) else _block_facts(action)
+            model = _check_fresh_model(self, kind, facts, results=True)
+            verdict = self.reader.verdict(model)
+        else:
+            model = frozenset()
+            verdict = self.check(action)
         if not verdict.legal:
             raise IllegalActionError(verdict)
         self._history.append(self.state)
-        self._set_state(self._after(action))
+        self._set_state(self._after(action, model))
         return verdict
 
     def pop(self) -> GameState:
@@ -283,11 +298,11 @@ class Game:
         self._set_state(self._history.pop())
         return undone
 
-    def _after(self, action: Action) -> GameState:
+    def _after(self, action: Action, model: frozenset[clingo.Symbol]) -> GameState:
         if isinstance(action, DeclareAttackers):
-            return self._after_attack(action)
+            return self._after_attack(action, model)
         if isinstance(action, DeclareBlockers):
-            return self._after_block(action)
+            return self._after_block(action, model)
         if isinstance(action, AssignDamage):
             # CR 510.1: the assignment is announced; dealing the damage (510.2) is not
             # modelled yet, so the position is unchanged.
@@ -295,8 +310,7 @@ class Game:
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 
-    def _after_attack(self, action: DeclareAttackers) -> GameState:
-        model = _check_fresh_model(self, "attack", _attack_facts(action), results=True)
+    def _after_attack(self, action: DeclareAttackers, model: frozenset[clingo.Symbol]) -> GameState:
         taps = {s.arguments[1].string for s in model if s.match("taps_to_attack", 2)
                 and s.arguments[0] == DECLARED}
         bands = {c: f"band{i}" for i, band in enumerate(action.bands, start=1) for c in band}
@@ -309,8 +323,7 @@ class Game:
         state = _update_permanents(self.state, changes)
         return _pay_attack_costs(state, model)
 
-    def _after_block(self, action: DeclareBlockers) -> GameState:
-        model = _check_fresh_model(self, "block", _block_facts(action), results=True)
+    def _after_block(self, action: DeclareBlockers, model: frozenset[clingo.Symbol]) -> GameState:
         result: dict[str, list[str]] = {}
         for s in sorted(model, key=str):
             if s.match("block_result", 3) and s.arguments[0] == DECLARED:

@@ -14,7 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from bridge.cards import Ability
-from bridge.errors import InputError
+from bridge.errors import IllegalActionError, InputError
 from bridge.models import Scenario
 from bridge.verdict import Verdict
 
@@ -131,14 +131,13 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
     verdicts: list[Verdict] = []
     for index, action in enumerate(scenario.do):
         try:
-            verdict = game.check(action)
+            verdicts.append(game.push(action))
+        except IllegalActionError as exc:
+            verdicts.append(exc.verdict)  # type: ignore[arg-type]
+            break
         except InputError as exc:
             where = f"do[{index}]" + (f".{exc.location}" if exc.location else "")
             raise InputError(exc.problem, source=exc.source or path, location=where) from None
-        verdicts.append(verdict)
-        if not verdict.legal:
-            break
-        game.push(action)
     result = ScenarioResult(path=path, passed=True, verdicts=verdicts)
     expect = scenario.expect
 
