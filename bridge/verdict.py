@@ -62,7 +62,12 @@ MESSAGES: dict[str, str] = {
     "wrong_step_damage": "combat damage is assigned in the combat damage step, not in the {0} step",
     "assigns_without_power": "{0} has no power to assign combat damage with",
     "damage_total": "{0} assigns {1} damage but must assign exactly its power, {2}",
-    "damage_recipient": "{0} can't assign combat damage to {1}",
+    "damage_recipient_unblocked": "{0} is unblocked and assigns its combat damage only to what it attacks, not {1}",
+    "damage_recipient_blocked": "{0} is blocked and assigns its combat damage only to its blockers, not {1}",
+    "damage_recipient_blocking": "{0} is blocking and assigns its combat damage only to what it blocks, not {1}",
+    "trample_planeswalker": "{0} has trample but attacks a planeswalker, so none of its damage goes to {1}",
+    "damage_out_of_order_blocking": "{0} assigns damage to {1} before {2}, ahead of it in the damage assignment "
+                                    "order, is assigned lethal damage",
     "damage_out_of_order": "{0} assigns damage to {1} before {2}, ahead of it in the damage assignment order, "
                            "is assigned lethal damage",
     "trample_too_early": "{0} tramples over before {1}, which blocks it, is assigned lethal damage",
