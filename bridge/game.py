@@ -223,16 +223,18 @@ class Game:
         model = Session(self.modules(*ORDER, pt=False), self.position.facts + "\n" + "\n".join(facts)).solve().model
         return self.reader.verdict(model)
 
-    def _check_damage(self, action: AssignDamage) -> Verdict:
+    def _check_damage(self, action: AssignDamage, deal: bool = False):  # type: ignore[no-untyped-def]
         facts = []
         for source, targets in action.assignments.items():
             self._require_object(source, "assign_damage")
             for target, amount in targets.items():
                 self._require_object(target, f"assign_damage.{source}")
                 facts.append(f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount}).")
-        session = Session(self.modules(*DAMAGE), self.position.facts + "\n" + "\n".join(facts),
-                          [("damage_assignment", (DECLARED,))])
-        return self.reader.verdict(session.solve().model)
+        modules = self.modules(*DAMAGE, *(("combat/damage_dealing",) if deal else ()))
+        session = Session(modules, self.position.facts + "\n" + "\n".join(facts), [("damage_assignment", (DECLARED,))])
+        model = session.solve().model
+        verdict = self.reader.verdict(model)
+        return (verdict, model) if deal else verdict
 
     def legal_damage_assignments(self, creature: str) -> list[dict[str, int]]:
         """Every legal assignment of a creature's combat damage (CR 510.1), the other
@@ -276,7 +278,9 @@ class Game:
     # ------------------------------------------------------------------ applying actions
     def push(self, action: Action) -> Verdict:
         """Apply a legal action; raise :class:`IllegalActionError` for an illegal one."""
-        if isinstance(action, (DeclareAttackers, DeclareBlockers)):
+        if isinstance(action, AssignDamage):
+            verdict, model = self._check_damage(action, deal=True)
+        elif isinstance(action, (DeclareAttackers, DeclareBlockers)):
             # one grounding judges the declaration and says what it does
             self._require_ids(action)
             kind = "attack" if isinstance(action, DeclareAttackers) else "block"
@@ -304,9 +308,7 @@ class Game:
         if isinstance(action, DeclareBlockers):
             return self._after_block(action, model)
         if isinstance(action, AssignDamage):
-            # CR 510.1: the assignment is announced; dealing the damage (510.2) is not
-            # modelled yet, so the position is unchanged.
-            return self.state
+            return _deal_damage(self.state, model)
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 
@@ -477,6 +479,32 @@ def _update_permanents(state: GameState, changes: Mapping[str, Mapping[str, obje
         battlefield = [p.model_copy(update=dict(changes[p.id])) if p.id in changes else p
                        for p in player.battlefield]
         players.append(player.model_copy(update={"battlefield": battlefield}))
+    return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+
+
+def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 510.2, 118.3: apply the results of the combat damage the rules computed."""
+    def amounts(name: str) -> dict[str, int]:
+        return {s.arguments[0].string: s.arguments[1].number for s in model if s.match(name, 2)}
+    marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
+    lost, gained = amounts("life_lost"), amounts("life_gained")
+    changes: dict[str, dict[str, object]] = {}
+    for perm in state.permanents():
+        update: dict[str, object] = {}
+        if perm.id in marked:
+            update["damage"] = perm.damage + marked[perm.id]
+        counters = dict(perm.counters)
+        if perm.id in wither:
+            counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]
+        if perm.id in loyalty:
+            counters["loyalty"] = max(loyalty[perm.id], 0)
+        if counters != perm.counters:
+            update["counters"] = counters
+        if update:
+            changes[perm.id] = update
+    state = _update_permanents(state, changes)
+    players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0) + gained.get(p.name, 0)})
+               for p in state.players]
     return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
 
 
