@@ -77,7 +77,11 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                       f"active_player({asp_string(state.active)})."]
     for player in state.players:
         p = asp_string(player.name)
-        out.append(f"player({p}).")
+        out += [f"player({p}).", f"life({p}, {player.life}).", f"poison({p}, {player.poison})."]
+        if player.drew_from_empty_library:
+            out.append(f"drew_from_empty_library({p}).")
+        if player.lost:
+            out.append(f"lost({p}).")
         pool_counts: dict[str, int] = {}
         for symbol in re.findall(r"\{([WUBRGC])\}", player.mana_pool):
             pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
@@ -109,12 +113,16 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out += [f"permanent({o}).", f"card_of({o}, {asp_string(card.id)}).",
                     f"controller_of({o}, {asp_string(controller)}).", f"owner({o}, {asp_string(player.name)}).",
                     f"timestamp({o}, {stamp})."]
-            for flag in ("tapped", "sick", "token", "face_down", "flipped"):
+            if perm.regeneration_shields:
+                out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
+            for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage"):
                 if getattr(perm, flag):
                     out.append(f"{flag}({o}).")
             if perm.damage:
                 out.append(f"damage({o}, {perm.damage}).")
-            out += [f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items()) if n]
+            # CR 306.5b: a planeswalker's loyalty is its number of loyalty counters, 0 included
+            out += [f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items())
+                    if n or k == "loyalty"]
             if perm.attached_to is not None:
                 out.append(f"attached({o}, {asp_string(perm.attached_to)}).")
             if perm.attacking is not None:

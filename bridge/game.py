@@ -23,8 +23,9 @@ import clingo
 from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError
 from bridge.facts import Position, asp_string, position_facts
-from bridge.models import (Action, AssignDamage, DeclareAttackers, DeclareBlockers, GameState, OrderAttackers,
-                           OrderBlockers, Player)
+from bridge.errors import RuleModuleError
+from bridge.models import (Action, AssignDamage, CardRef, DeclareAttackers, DeclareBlockers, GameState,
+                           OrderAttackers, OrderBlockers, Player, StateBasedActions)
 from bridge.solver import Session
 from bridge.verdict import Verdict, ViolationReader
 
@@ -185,6 +186,8 @@ class Game:
             return self._check_order(action)
         if isinstance(action, AssignDamage):
             return self._check_damage(action)
+        if isinstance(action, StateBasedActions):
+            return Verdict(legal=True)
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
     def _require_ids(self, action: Action) -> None:
@@ -248,6 +251,23 @@ class Game:
                           if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string == creature})
         return sorted(found, key=lambda d: sorted(d.items()))
 
+    def state_based_actions(self) -> list[tuple[str, str]]:
+        """The state-based actions that apply now (CR 704.5), as (action, rule) pairs."""
+        model = Session(self.modules("sba"), self.position.facts).solve().model
+        return sorted((str(s.arguments[0]), s.arguments[1].string) for s in model if s.match("sba", 2))
+
+    def _state_based_actions(self) -> GameState:
+        """CR 704.3: perform every state-based action that applies, at once, until none does."""
+        state = self.state
+        for _ in range(100):
+            game = Game(state, self.pool)
+            model = Session(game.modules("sba"), game.position.facts).solve().model
+            actions = [s.arguments[0] for s in model if s.match("sba", 2)]
+            if not actions:
+                return state
+            state = _apply_sba(state, actions)
+        raise RuleModuleError("state-based actions did not stop after 100 rounds")
+
     @property
     def legal_attacks(self) -> "LegalAttacks":
         """The legal declarations of attackers here (a lazy view)."""
@@ -309,6 +329,8 @@ class Game:
             return self._after_block(action, model)
         if isinstance(action, AssignDamage):
             return _deal_damage(self.state, model)
+        if isinstance(action, StateBasedActions):
+            return self._state_based_actions()
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 
@@ -493,6 +515,8 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
         update: dict[str, object] = {}
         if perm.id in marked:
             update["damage"] = perm.damage + marked[perm.id]
+        if any(s.match("deathtouch_damaged", 1) and s.arguments[0].string == perm.id for s in model):
+            update["deathtouch_damage"] = True
         counters = dict(perm.counters)
         if perm.id in wither:
             counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]
@@ -506,6 +530,64 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
     players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0) + gained.get(p.name, 0)})
                for p in state.players]
     return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+
+
+def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
+    """Perform state-based actions simultaneously (CR 704.3): the rules chose them."""
+    leaving: set[str] = set()
+    updates: dict[str, dict[str, object]] = {}
+    losers: set[str] = set()
+    for a in actions:
+        target = a.arguments[0].string
+        if a.name == "loses":
+            losers.add(target)
+        elif a.name in ("to_graveyard", "destroy"):
+            leaving.add(target)
+        elif a.name == "regenerate":
+            # CR 701.11: tap it, remove all damage from it, remove it from combat
+            perm = state.permanent(target)
+            updates.setdefault(target, {}).update(
+                tapped=True, damage=0, deathtouch_damage=False, attacking=None, blocking=[], band=None,
+                regeneration_shields=perm.regeneration_shields - 1)
+        elif a.name == "unattach":
+            updates.setdefault(target, {})["attached_to"] = None
+        elif a.name == "cancel_counters":
+            perm = state.permanent(target)
+            n = a.arguments[1].number
+            counters = dict(perm.counters)
+            counters["+1/+1"] -= n
+            counters["-1/-1"] -= n
+            updates.setdefault(target, {})["counters"] = {k: v for k, v in counters.items() if v}
+    players = []
+    for player in state.players:
+        battlefield, graveyard = [], list(player.graveyard)
+        for perm in player.battlefield:
+            if perm.id in leaving:
+                if not perm.token:  # CR 704.5d: a token that has left the battlefield ceases to exist
+                    graveyard.append(CardRef(id=perm.id, card=perm.card))
+                continue
+            change = dict(updates.get(perm.id, {}))
+            # CR 506.4: what left is no longer attached to, blocked or blocking
+            if perm.attached_to in leaving:
+                change["attached_to"] = None
+            if set(perm.blocking) & leaving:
+                change["blocking"] = [x for x in change.get("blocking", perm.blocking) if x not in leaving]
+            if set(perm.damage_order) & leaving:
+                change["damage_order"] = [x for x in perm.damage_order if x not in leaving]
+            if perm.attacking in leaving:
+                change["attacking"] = None
+            # CR 704.5h: deathtouch damage counts only until this check
+            change.setdefault("deathtouch_damage", False)
+            battlefield.append(perm.model_copy(update=change))
+        players.append(player.model_copy(update={"battlefield": battlefield, "graveyard": graveyard,
+                                                 "lost": player.lost or player.name in losers}))
+    effects = []
+    for effect in state.effects:
+        targets = [t for t in effect.targets if t not in leaving]
+        if effect.targets and not targets:
+            continue
+        effects.append(effect.model_copy(update={"targets": targets}))
+    return GameState.model_validate(state.model_copy(update={"players": players, "effects": effects}).model_dump())
 
 
 def _pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:

@@ -18,7 +18,7 @@ from bridge.cards import EffectSpec, slug
 
 __all__ = [
     "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
-    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "Action", "ObjectExpectation",
+    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "Action", "ObjectExpectation",
     "Expectation", "Scenario",
 ]
 
@@ -64,6 +64,9 @@ class Permanent(_Model):
                                                 "or a blocker's attackers (CR 509.3)")
     token: bool = False
     face_down: bool = False
+    deathtouch_damage: bool = Field(False, description="dealt damage by a source with deathtouch since "
+                                                       "state-based actions were last checked (CR 704.5h)")
+    regeneration_shields: int = Field(0, ge=0, description="regeneration shields on it (CR 701.11)")
     flipped: bool = Field(False, description="a flip card turned to its flipped side (CR 709)")
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)
@@ -98,6 +101,8 @@ class Player(_Model):
     poison: int = Field(0, ge=0)
     mana_pool: str = Field("", pattern=r"^(\{[WUBRGC]\})*$")
     lands_played: int = Field(0, ge=0)
+    drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")
+    lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
     library: list[CardRef] = Field(default_factory=list, description="top card first")
     hand: list[CardRef] = Field(default_factory=list)
     graveyard: list[CardRef] = Field(default_factory=list)
@@ -306,6 +311,12 @@ class OrderAttackers(_Model):
     orders: dict[str, list[str]]
 
 
+class StateBasedActions(_Model):
+    """CR 704.3: perform state-based actions until none apply (written ``- sba``)."""
+
+    kind: Literal["sba"] = "sba"
+
+
 class AssignDamage(_Model):
     """CR 510.1: creature id -> {recipient id or player name: damage}."""
 
@@ -322,7 +333,8 @@ class AssignDamage(_Model):
         return value
 
 
-Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage],
+Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage,
+                         StateBasedActions],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
                  "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments"}
@@ -387,6 +399,9 @@ class Expectation(_Model):
     step: Step | None = None
     life: dict[str, int] = Field(default_factory=dict)
     players: dict[str, PlayerExpectation] = Field(default_factory=dict)
+    zones: dict[str, dict[Literal["library", "hand", "graveyard", "exile", "battlefield"], list[str]]] = Field(
+        default_factory=dict, description="card names exactly in each zone (library top first, others unordered)")
+    winner: str | None = Field(None, description='the player who won, or "none" for a draw')
 
 
 class Scenario(_Model):

@@ -200,6 +200,22 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             return differ(f"legal_attack_count: expected {expect.legal_attack_count}, got {count}")
     if expect.step is not None and game.state.step != expect.step:
         return differ(f"step: expected {expect.step}, got {game.state.step}")
+    for name, zones in expect.zones.items():
+        try:
+            player = game.state.player(name)
+        except KeyError:
+            raise InputError(f"no player is called {name!r}", source=path, location=f"expect.zones.{name}") from None
+        for zone, wanted in zones.items():
+            got = [c.card for c in getattr(player, zone)]
+            same = got == wanted if zone == "library" else sorted(got) == sorted(wanted)
+            if not same:
+                return differ(f"zones.{name}.{zone}: expected {wanted}, got {got}")
+    if expect.winner is not None:
+        losers = {p.name for p in game.state.players if p.lost}
+        alive = [p.name for p in game.state.players if not p.lost]
+        winner = alive[0] if losers and len(alive) == 1 else ("none" if len(losers) == len(game.state.players) else None)
+        if winner != expect.winner:
+            return differ(f"winner: expected {expect.winner}, got {winner or 'nobody yet'}")
     for name, life in expect.life.items():
         got_life = game.state.player(name).life
         if got_life != life:

@@ -88,6 +88,9 @@ def scenario_schema() -> dict[str, Any]:
     # a blocker blocks one attacker (a name) or several (a list)
     actions[1]["properties"]["declare_blockers"]["additionalProperties"] = {
         "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    defs.pop("StateBasedActions", None)
+    actions.append({"const": "sba", "title": "StateBasedActions",
+                    "description": "perform state-based actions until none apply (CR 704.3)"})
     schema["properties"]["do"] = {"type": "array", "title": "Do", "items": {"oneOf": actions}}
     schema["title"] = "mtgasp scenario"
     return schema

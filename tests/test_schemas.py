@@ -26,7 +26,8 @@ def test_scenario_schema_describes_actions_and_state() -> None:
     schema = scenario_schema()
     defs = schema["$defs"]
     actions = {a["title"] for a in schema["properties"]["do"]["items"]["oneOf"]}
-    assert actions == {"DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage"}
+    assert actions == {"DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage",
+                       "StateBasedActions"}
     assert "GameState" in defs
     assert defs["Permanent"]["anyOf"][1]["additionalProperties"] is False
 
