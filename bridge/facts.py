@@ -115,7 +115,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     f"timestamp({o}, {stamp})."]
             if perm.regeneration_shields:
                 out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
-            for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage"):
+            for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first"):
                 if getattr(perm, flag):
                     out.append(f"{flag}({o}).")
             if perm.damage:

@@ -517,6 +517,8 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
             update["damage"] = perm.damage + marked[perm.id]
         if any(s.match("deathtouch_damaged", 1) and s.arguments[0].string == perm.id for s in model):
             update["deathtouch_damage"] = True
+        if any(s.match("marks_struck_first", 1) and s.arguments[0].string == perm.id for s in model):
+            update["struck_first"] = True
         counters = dict(perm.counters)
         if perm.id in wither:
             counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]

@@ -23,9 +23,11 @@ __all__ = [
 ]
 
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
-         "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
+         "declare_blockers", "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
+# "first_strike_damage" is the first of two combat damage steps (CR 510.5, 702.7b).
 Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
-               "declare_blockers", "combat_damage", "end_of_combat", "main2", "end", "cleanup"]
+               "declare_blockers", "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end",
+               "cleanup"]
 ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
 
 
@@ -67,6 +69,8 @@ class Permanent(_Model):
     deathtouch_damage: bool = Field(False, description="dealt damage by a source with deathtouch since "
                                                        "state-based actions were last checked (CR 704.5h)")
     regeneration_shields: int = Field(0, ge=0, description="regeneration shields on it (CR 701.11)")
+    struck_first: bool = Field(False, description="had first strike or double strike as the first combat "
+                                                  "damage step began (CR 510.5)")
     flipped: bool = Field(False, description="a flip card turned to its flipped side (CR 709)")
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)

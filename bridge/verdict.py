@@ -61,6 +61,9 @@ MESSAGES: dict[str, str] = {
     # assigning combat damage (CR 510.1)
     "wrong_step_damage": "combat damage is assigned in the combat damage step, not in the {0} step",
     "assigns_without_power": "{0} has no power to assign combat damage with",
+    "not_in_this_damage_step": "{0} doesn't deal combat damage in this combat damage step ({1}): only creatures "
+                               "with first strike or double strike deal damage in the first, and in the second "
+                               "those that had neither, and those with double strike",
     "damage_total": "{0} assigns {1} damage but must assign exactly its power, {2}",
     "damage_recipient_unblocked": "{0} is unblocked and assigns its combat damage only to what it attacks, not {1}",
     "damage_recipient_blocked": "{0} is blocked and assigns its combat damage only to its blockers, not {1}",
