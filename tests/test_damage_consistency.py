@@ -1,0 +1,89 @@
+"""Consistency of combat damage and state-based actions on random combats.
+
+Up to four attackers and four blockers with random power, toughness, marked damage and
+keywords (first strike, double strike, trample, deathtouch, lifelink, wither), each blocker
+blocking a random attacker: the default assignment of every creature totals its power
+(CR 510.1a), dealing it keeps the position valid, and the state-based actions loop ends
+with the same result whatever the order of the facts.
+"""
+
+from __future__ import annotations
+
+import clingo
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bridge.cards import Card, CardPool
+from bridge.game import Game
+from bridge.models import AssignDamage, GameState, StateBasedActions
+from bridge.solver import Session
+
+KEYWORDS = ["first_strike", "double_strike", "trample", "deathtouch", "lifelink", "wither"]
+
+creature = st.fixed_dictionaries({
+    "power": st.integers(0, 5), "toughness": st.integers(1, 5), "damage": st.integers(0, 2),
+    "keywords": st.sets(st.sampled_from(KEYWORDS), max_size=2)})
+combats = st.fixed_dictionaries({
+    "attackers": st.lists(creature, min_size=1, max_size=4),
+    "blockers": st.lists(st.tuples(creature, st.integers(0, 3)), max_size=4),
+    "first_step": st.booleans(),
+})
+
+
+def build(combat: dict) -> Game:
+    cards, alice, bob = [], [], []
+    for i, a in enumerate(combat["attackers"]):
+        cards.append(Card.model_validate({"name": f"A{i}", "types": ["creature"], "power": a["power"],
+                                          "toughness": a["toughness"], "abilities": sorted(a["keywords"])}))
+        alice.append({"id": f"a{i}", "card": f"A{i}", "attacking": "bob", "tapped": True,
+                      "damage": min(a["damage"], a["toughness"] - 1)})
+    for j, (b, target) in enumerate(combat["blockers"]):
+        cards.append(Card.model_validate({"name": f"B{j}", "types": ["creature"], "power": b["power"],
+                                          "toughness": b["toughness"], "abilities": sorted(b["keywords"])}))
+        bob.append({"id": f"b{j}", "card": f"B{j}", "blocking": [f"a{target % len(alice)}"],
+                    "damage": min(b["damage"], b["toughness"] - 1)})
+    state = GameState.model_validate({"active": "alice",
+                                      "step": "first_strike_damage" if combat["first_step"] else "combat_damage",
+                                      "players": [{"name": "alice", "battlefield": alice},
+                                                  {"name": "bob", "battlefield": bob}]})
+    return Game(state, CardPool.from_cards(cards, fallback=CardPool.default()))
+
+
+@settings(max_examples=40)
+@given(combats, st.randoms(use_true_random=False))
+def test_default_assignment_totals_power_and_sba_end(combat: dict, rnd) -> None:
+    game = build(combat)
+    session = Session(game.modules("combat/common", "combat/damage_assignment"),
+                      game.position.facts + "\n#show assigner/2.",
+                      [("damage_assignment", (clingo.Function("declared"),))])
+    model = session.solve().model
+    powers = {str(s.arguments[0].string): s.arguments[1].number for s in model if s.match("assigner", 2)}
+    totals: dict[str, int] = {}
+    for s in model:
+        if s.match("assigned", 4):
+            totals[s.arguments[1].string] = totals.get(s.arguments[1].string, 0) + s.arguments[3].number
+    assert powers == {c["id"]: c["power"] for c in _dealing(combat, game)}
+    assert totals == powers
+    assert game.reader.verdict(model).legal
+    # deal the default assignment, then the state-based actions, twice with shuffled facts
+    game.push(AssignDamage(assignments={}))
+    lines = game.position.facts.splitlines()
+    first = sorted(game.state_based_actions())
+    rnd.shuffle(lines)
+    shuffled = Session(game.modules("sba"), "\n".join(lines)).solve().model
+    assert sorted((str(s.arguments[0]), s.arguments[1].string) for s in shuffled if s.match("sba", 2)) == first
+    game.push(StateBasedActions())
+    assert game.state_based_actions() == []
+
+
+def _dealing(combat: dict, game: Game) -> list[dict]:
+    """The creatures that deal damage in this step, by the test's own reading of 510.5."""
+    first = combat["first_step"]
+    out = []
+    for perm in game.state.permanents():
+        spec = combat["attackers"][int(perm.id[1:])] if perm.id.startswith("a") else combat["blockers"][int(perm.id[1:])][0]
+        in_combat = perm.attacking is not None or bool(perm.blocking)
+        strikes_first = bool(spec["keywords"] & {"first_strike", "double_strike"})
+        if in_combat and spec["power"] > 0 and (strikes_first or not first):
+            out.append({"id": perm.id, "power": spec["power"]})
+    return out
