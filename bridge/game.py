@@ -253,16 +253,17 @@ class Game:
 
     def state_based_actions(self) -> list[tuple[str, str]]:
         """The state-based actions that apply now (CR 704.5), as (action, rule) pairs."""
+        return sorted((str(action), rule) for action, rule in self._sba())
+
+    def _sba(self) -> list[tuple[clingo.Symbol, str]]:
         model = Session(self.modules("sba"), self.position.facts).solve().model
-        return sorted((str(s.arguments[0]), s.arguments[1].string) for s in model if s.match("sba", 2))
+        return [(s.arguments[0], s.arguments[1].string) for s in model if s.match("sba", 2)]
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
         state = self.state
         for _ in range(100):
-            game = Game(state, self.pool)
-            model = Session(game.modules("sba"), game.position.facts).solve().model
-            actions = [s.arguments[0] for s in model if s.match("sba", 2)]
+            actions = [action for action, _ in Game(state, self.pool)._sba()]
             if not actions:
                 return state
             state = _apply_sba(state, actions)
@@ -510,14 +511,16 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
         return {s.arguments[0].string: s.arguments[1].number for s in model if s.match(name, 2)}
     marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
     lost, gained = amounts("life_lost"), amounts("life_gained")
+    deathtouched = {s.arguments[0].string for s in model if s.match("deathtouch_damaged", 1)}
+    struck_first = {s.arguments[0].string for s in model if s.match("marks_struck_first", 1)}
     changes: dict[str, dict[str, object]] = {}
     for perm in state.permanents():
         update: dict[str, object] = {}
         if perm.id in marked:
             update["damage"] = perm.damage + marked[perm.id]
-        if any(s.match("deathtouch_damaged", 1) and s.arguments[0].string == perm.id for s in model):
+        if perm.id in deathtouched:
             update["deathtouch_damage"] = True
-        if any(s.match("marks_struck_first", 1) and s.arguments[0].string == perm.id for s in model):
+        if perm.id in struck_first:
             update["struck_first"] = True
         counters = dict(perm.counters)
         if perm.id in wither:
