@@ -75,6 +75,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     raise exc.at(location=_where(state, obj.id)) from None
     out: list[str] = [f"turn({state.turn}).", f"step({state.step}).",
                       f"active_player({asp_string(state.active)})."]
+    if state.combat_damage_dealt:
+        out.append("combat_damage_dealt.")
     for player in state.players:
         p = asp_string(player.name)
         out += [f"player({p}).", f"life({p}, {player.life}).", f"poison({p}, {player.poison})."]
@@ -82,6 +84,15 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out.append(f"drew_from_empty_library({p}).")
         if player.lost:
             out.append(f"lost({p}).")
+        if player.prevention_shield:
+            out.append(f"prevention_shield({p}, {player.prevention_shield}).")
+        # CR 704.5d-e: tokens and copies of cards outside the battlefield
+        for zone in ZONES[:-1]:
+            for obj in getattr(player, zone):
+                if obj.token:
+                    out.append(f"token_in_zone({asp_string(obj.id)}, {zone}).")
+                if obj.copy_of_card:
+                    out.append(f"card_copy_in_zone({asp_string(obj.id)}, {zone}).")
         pool_counts: dict[str, int] = {}
         for symbol in re.findall(r"\{([WUBRGC])\}", player.mana_pool):
             pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
@@ -115,7 +126,10 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     f"timestamp({o}, {stamp})."]
             if perm.regeneration_shields:
                 out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
-            for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first"):
+            if perm.prevention_shield:
+                out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
+            for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first",
+                         "blocked", "removed_from_combat"):
                 if getattr(perm, flag):
                     out.append(f"{flag}({o}).")
             if perm.damage:

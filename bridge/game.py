@@ -24,8 +24,8 @@ from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError
 from bridge.facts import Position, asp_string, position_facts
 from bridge.errors import RuleModuleError
-from bridge.models import (Action, AssignDamage, CardRef, DeclareAttackers, DeclareBlockers, GameState,
-                           OrderAttackers, OrderBlockers, Player, StateBasedActions)
+from bridge.models import (Action, AssignDamage, CardRef, DeclareAttackers, DeclareBlockers, GameState, NextStep,
+                           OrderAttackers, OrderBlockers, Player, RemoveFromCombat, StateBasedActions)
 from bridge.solver import Session
 from bridge.verdict import Verdict, ViolationReader
 
@@ -38,6 +38,10 @@ ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_se
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
 ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
+DEALING = ("combat/damage_dealing",)
+STEPS = ("combat/common", "combat/steps")
+COMBAT_STEPS = ("beginning_of_combat", "declare_attackers", "declare_blockers", "first_strike_damage",
+                "combat_damage", "end_of_combat")
 DECLARED = clingo.Function("declared")
 SEARCH = clingo.Function("search")
 
@@ -166,6 +170,10 @@ class Game:
             raise InputError(f"no permanent has the id {object_id!r}")
         return object_id
 
+    def _require_permanent_at(self, object_id: str, where: str) -> None:
+        if not any(p.id == object_id for p in self.state.permanents()):
+            raise InputError(f"no permanent has the id {object_id!r}", location=where)
+
     def _require_object(self, object_id: str, where: str) -> None:
         if object_id not in self.state.object_ids() and object_id not in {p.name for p in self.state.players}:
             raise InputError(f"no object has the id {object_id!r}", location=where)
@@ -186,7 +194,12 @@ class Game:
             return self._check_order(action)
         if isinstance(action, AssignDamage):
             return self._check_damage(action)
-        if isinstance(action, StateBasedActions):
+        if isinstance(action, NextStep):
+            if self.state.step not in COMBAT_STEPS:
+                raise InputError(f"next_step moves through the steps of the combat phase; the {self.state.step} "
+                                 "step is outside it")
+            return Verdict(legal=True)
+        if isinstance(action, (StateBasedActions, RemoveFromCombat)):
             return Verdict(legal=True)
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
@@ -204,6 +217,18 @@ class Game:
             for band in action.bands:
                 for c in band:
                     self._require_object(c, "declare_attackers.bands")
+        elif isinstance(action, AssignDamage):
+            for source, targets in action.assignments.items():
+                self._require_object(source, "assign_damage")
+                for target in targets:
+                    self._require_object(target, f"assign_damage.{source}")
+            for shielded, sources in action.prevent.items():
+                self._require_object(shielded, "assign_damage.prevent")
+                for source in sources:
+                    self._require_object(source, f"assign_damage.prevent.{shielded}")
+        elif isinstance(action, RemoveFromCombat):
+            for obj in action.objects:
+                self._require_permanent_at(obj, "remove_from_combat")
 
     def checker(self, kind: str) -> "_DeclarationChecker":
         """A checker grounded once for many declarations of ``kind`` (attack or block)."""
@@ -227,13 +252,13 @@ class Game:
         return self.reader.verdict(model)
 
     def _check_damage(self, action: AssignDamage, deal: bool = False):  # type: ignore[no-untyped-def]
-        facts = []
-        for source, targets in action.assignments.items():
-            self._require_object(source, "assign_damage")
-            for target, amount in targets.items():
-                self._require_object(target, f"assign_damage.{source}")
-                facts.append(f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount}).")
-        modules = self.modules(*DAMAGE, *(("combat/damage_dealing",) if deal else ()))
+        self._require_ids(action)
+        facts = [f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount})."
+                 for source, targets in action.assignments.items() for target, amount in targets.items()]
+        facts += [f"declared_prevention({asp_string(shielded)}, {asp_string(source)}, {amount})."
+                  for shielded, sources in action.prevent.items() for source, amount in sources.items()]
+        dealing = deal or bool(action.prevent)
+        modules = self.modules(*DAMAGE, *(DEALING if dealing else ()))
         session = Session(modules, self.position.facts + "\n" + "\n".join(facts), [("damage_assignment", (DECLARED,))])
         model = session.solve().model
         verdict = self.reader.verdict(model)
@@ -268,6 +293,32 @@ class Game:
                 return state
             state = _apply_sba(state, actions)
         raise RuleModuleError("state-based actions did not stop after 100 rounds")
+
+    def _next_step(self) -> GameState:
+        """The step ends and the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3).
+
+        Leaving a combat damage step in which no damage was dealt deals it first, each
+        creature by the default assignment, and performs the state-based actions that follow.
+        """
+        state = self.state
+        if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
+            game = Game(state, self.pool)
+            game.push(AssignDamage(assignments={}))
+            state = game._state_based_actions()
+        model = Session(Game(state, self.pool).modules(*STEPS), position_facts(state, self.pool).facts).solve().model
+        step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
+        if step == "first_strike_damage":
+            # CR 510.5: the creatures that have first strike or double strike as the step begins
+            strikers = {s.arguments[0].string for s in model if s.match("strikes_first", 1)}
+            state = _update_permanents(state, {c: {"struck_first": True} for c in strikers})
+        if step == "main2":
+            # CR 511.3: as the end of combat step ends, everything is removed from combat
+            state = _update_permanents(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,
+                                                      "damage_order": [], "struck_first": False,
+                                                      "removed_from_combat": False}
+                                               for p in state.permanents() if p.id})
+        return GameState.model_validate(state.model_copy(update={"step": step, "combat_damage_dealt": False})
+                                        .model_dump())
 
     @property
     def legal_attacks(self) -> "LegalAttacks":
@@ -332,6 +383,10 @@ class Game:
             return _deal_damage(self.state, model)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
+        if isinstance(action, RemoveFromCombat):
+            return _remove_from_combat(self.state, set(action.objects))
+        if isinstance(action, NextStep):
+            return self._next_step()
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 
@@ -511,6 +566,7 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
         return {s.arguments[0].string: s.arguments[1].number for s in model if s.match(name, 2)}
     marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
     lost, gained = amounts("life_lost"), amounts("life_gained")
+    shields = amounts("shield_left")
     deathtouched = {s.arguments[0].string for s in model if s.match("deathtouch_damaged", 1)}
     struck_first = {s.arguments[0].string for s in model if s.match("marks_struck_first", 1)}
     changes: dict[str, dict[str, object]] = {}
@@ -522,6 +578,8 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
             update["deathtouch_damage"] = True
         if perm.id in struck_first:
             update["struck_first"] = True
+        if perm.id in shields:
+            update["prevention_shield"] = shields[perm.id]
         counters = dict(perm.counters)
         if perm.id in wither:
             counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]
@@ -532,14 +590,45 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
         if update:
             changes[perm.id] = update
     state = _update_permanents(state, changes)
-    players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0) + gained.get(p.name, 0)})
+    players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0) + gained.get(p.name, 0),
+                                    "prevention_shield": shields.get(p.name, p.prevention_shield)})
                for p in state.players]
-    return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+    return GameState.model_validate(state.model_copy(update={"players": players, "combat_damage_dealt": True})
+                                    .model_dump())
+
+
+def _remove_from_combat(state: GameState, removed: set[str]) -> GameState:
+    """CR 506.4: the permanents stop being attacking, blocking, blocked or unblocked (and
+    leave their bands, 702.19f); a planeswalker stops being attacked (506.4c).  An attacker
+    whose blockers are removed stays blocked (509.1h); a blocker whose attackers are removed
+    stays on the battlefield blocking nothing."""
+    changes: dict[str, dict[str, object]] = {}
+    for perm in state.permanents():
+        change: dict[str, object] = {}
+        if perm.id in removed:
+            change.update(attacking=None, blocking=[], band=None, blocked=False, damage_order=[],
+                          struck_first=False, removed_from_combat=perm.removed_from_combat or _attacked(state, perm.id))
+        else:
+            if perm.attacking is not None and any(perm.id in b.blocking for b in state.permanents()):
+                change["blocked"] = True
+            if set(perm.blocking) & removed:
+                change["blocking"] = [a for a in perm.blocking if a not in removed]
+            if set(perm.damage_order) & removed:
+                change["damage_order"] = [x for x in perm.damage_order if x not in removed]
+        if change:
+            changes[perm.id] = change  # type: ignore[index]
+    return _update_permanents(state, changes)
+
+
+def _attacked(state: GameState, object_id: str) -> bool:
+    return any(p.attacking == object_id for p in state.permanents())
 
 
 def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
     """Perform state-based actions simultaneously (CR 704.3): the rules chose them."""
     leaving: set[str] = set()
+    ceasing: set[str] = set()
+    regenerated: set[str] = set()
     updates: dict[str, dict[str, object]] = {}
     losers: set[str] = set()
     for a in actions:
@@ -548,21 +637,30 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
             losers.add(target)
         elif a.name in ("to_graveyard", "destroy"):
             leaving.add(target)
+        elif a.name == "cease_to_exist":
+            ceasing.add(target)
         elif a.name == "regenerate":
-            # CR 701.11: tap it, remove all damage from it, remove it from combat
+            # CR 701.11: tap it, remove all damage from it, remove it from combat (506.4)
+            regenerated.add(target)
             perm = state.permanent(target)
             updates.setdefault(target, {}).update(
-                tapped=True, damage=0, deathtouch_damage=False, attacking=None, blocking=[], band=None,
+                tapped=True, damage=0, deathtouch_damage=False,
                 regeneration_shields=perm.regeneration_shields - 1)
         elif a.name == "unattach":
             updates.setdefault(target, {})["attached_to"] = None
-        elif a.name == "cancel_counters":
+        elif a.name in ("cancel_counters", "remove_counters"):
             perm = state.permanent(target)
-            n = a.arguments[1].number
             counters = dict(perm.counters)
-            counters["+1/+1"] -= n
-            counters["-1/-1"] -= n
+            if a.name == "cancel_counters":
+                n = a.arguments[1].number
+                counters["+1/+1"] -= n
+                counters["-1/-1"] -= n
+            else:
+                counters[a.arguments[1].string] = a.arguments[2].number
             updates.setdefault(target, {})["counters"] = {k: v for k, v in counters.items() if v}
+    # CR 506.4: what leaves the battlefield or regenerates is removed from combat
+    state = _remove_from_combat(state, leaving | regenerated)
+    gone = {p.id for p in state.permanents() if p.id in leaving and p.token} | ceasing
     players = []
     for player in state.players:
         battlefield, graveyard = [], list(player.graveyard)
@@ -572,19 +670,19 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
                     graveyard.append(CardRef(id=perm.id, card=perm.card))
                 continue
             change = dict(updates.get(perm.id, {}))
-            # CR 506.4: what left is no longer attached to, blocked or blocking
             if perm.attached_to in leaving:
                 change["attached_to"] = None
-            if set(perm.blocking) & leaving:
-                change["blocking"] = [x for x in change.get("blocking", perm.blocking) if x not in leaving]
-            if set(perm.damage_order) & leaving:
-                change["damage_order"] = [x for x in perm.damage_order if x not in leaving]
-            if perm.attacking in leaving:
+            # CR 506.4c: a creature attacking a planeswalker that left attacks nothing
+            if perm.attacking in gone:
                 change["attacking"] = None
+                change["blocked"] = False
             # CR 704.5h: deathtouch damage counts only until this check
             change.setdefault("deathtouch_damage", False)
             battlefield.append(perm.model_copy(update=change))
-        players.append(player.model_copy(update={"battlefield": battlefield, "graveyard": graveyard,
+        zones = {zone: [o for o in getattr(player, zone) if o.id not in ceasing]
+                 for zone in ("library", "hand", "exile")}
+        graveyard = [o for o in graveyard if o.id not in ceasing]
+        players.append(player.model_copy(update={"battlefield": battlefield, "graveyard": graveyard, **zones,
                                                  "lost": player.lost or player.name in losers}))
     effects = []
     for effect in state.effects:

@@ -18,8 +18,8 @@ from bridge.cards import EffectSpec, slug
 
 __all__ = [
     "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
-    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "Action", "ObjectExpectation",
-    "Expectation", "Scenario",
+    "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "RemoveFromCombat",
+    "NextStep", "Action", "ObjectExpectation", "Expectation", "Scenario",
 ]
 
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
@@ -40,6 +40,9 @@ class CardRef(_Model):
 
     id: str | None = None
     card: str
+    token: bool = Field(False, description="a token, which ceases to exist outside the battlefield (CR 704.5d)")
+    copy_of_card: bool = Field(False, description="a copy of a card, which ceases to exist outside the stack "
+                                                  "and the battlefield (CR 704.5e)")
 
     @model_validator(mode="before")
     @classmethod
@@ -61,6 +64,10 @@ class Permanent(_Model):
     attacking: str | None = Field(None, description="a player's name or a planeswalker's id")
     blocking: list[str] = Field(default_factory=list, description="the attackers it blocks")
     band: str | None = Field(None, description="attacking creatures with the same band are banded (CR 702.19)")
+    blocked: bool = Field(False, description="an attacking creature that was blocked: it stays blocked when its "
+                                             "blockers leave combat (CR 509.1h, 506.4)")
+    removed_from_combat: bool = Field(False, description="a planeswalker removed from combat: the creatures "
+                                                         "attacking it attack nothing (CR 506.4c)")
     damage_order: list[str] = Field(default_factory=list,
                                     description="damage assignment order: an attacker's blockers (CR 509.2) "
                                                 "or a blocker's attackers (CR 509.3)")
@@ -69,6 +76,8 @@ class Permanent(_Model):
     deathtouch_damage: bool = Field(False, description="dealt damage by a source with deathtouch since "
                                                        "state-based actions were last checked (CR 704.5h)")
     regeneration_shields: int = Field(0, ge=0, description="regeneration shields on it (CR 701.11)")
+    prevention_shield: int = Field(0, ge=0, description="the next N damage dealt to it this turn is prevented "
+                                                        "(CR 615.7)")
     struck_first: bool = Field(False, description="had first strike or double strike as the first combat "
                                                   "damage step began (CR 510.5)")
     flipped: bool = Field(False, description="a flip card turned to its flipped side (CR 709)")
@@ -94,6 +103,8 @@ class Permanent(_Model):
             raise ValueError("only an attacking creature can be in a band")
         if self.attacking is not None and self.blocking:
             raise ValueError("a creature can't be both attacking and blocking")
+        if self.blocked and self.attacking is None:
+            raise ValueError("only an attacking creature can be blocked")
         return self
 
 
@@ -105,6 +116,8 @@ class Player(_Model):
     poison: int = Field(0, ge=0)
     mana_pool: str = Field("", pattern=r"^(\{[WUBRGC]\})*$")
     lands_played: int = Field(0, ge=0)
+    prevention_shield: int = Field(0, ge=0, description="the next N damage dealt to the player this turn is "
+                                                        "prevented (CR 615.7)")
     drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")
     lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
     library: list[CardRef] = Field(default_factory=list, description="top card first")
@@ -146,6 +159,8 @@ class GameState(_Model):
     step: Step = "main1"
     players: list[Player] = Field(min_length=2, max_length=2)
     effects: list[Effect] = Field(default_factory=list)
+    combat_damage_dealt: bool = Field(False, description="combat damage was dealt in this combat damage step "
+                                                         "(CR 510.2)")
 
     @model_validator(mode="after")
     def _check(self) -> "GameState":
@@ -178,8 +193,9 @@ class GameState(_Model):
                         raise ValueError(f"{place}: attached to {perm.attached_to!r}, which is not on the battlefield")
                     if perm.attached_to == perm.id:
                         raise ValueError(f"{place}: a permanent can't be attached to itself")
-                if perm.attacking is not None and perm.attacking not in names and perm.attacking not in permanents:
-                    raise ValueError(f"{place}: attacking {perm.attacking!r}, which is neither a player nor a permanent")
+                if perm.attacking is not None and perm.attacking not in names and perm.attacking not in where:
+                    # a planeswalker that left the battlefield is in another zone (CR 506.4c)
+                    raise ValueError(f"{place}: attacking {perm.attacking!r}, which is neither a player nor an object")
                 for a in perm.blocking:
                     if a not in permanents:
                         raise ValueError(f"{place}: blocking {a!r}, which is not on the battlefield")
@@ -322,10 +338,13 @@ class StateBasedActions(_Model):
 
 
 class AssignDamage(_Model):
-    """CR 510.1: creature id -> {recipient id or player name: damage}."""
+    """CR 510.1: creature id -> {recipient id or player name: damage}; ``prevent`` is the
+    affected player's choice of which damage a prevention shield prevents (CR 615.7):
+    shielded id or player -> {source id: damage prevented}."""
 
     kind: Literal["assign_damage"] = "assign_damage"
     assignments: dict[str, dict[str, int]]
+    prevent: dict[str, dict[str, int]] = Field(default_factory=dict)
 
     @field_validator("assignments")
     @classmethod
@@ -337,11 +356,31 @@ class AssignDamage(_Model):
         return value
 
 
+class RemoveFromCombat(_Model):
+    """CR 506.4: an effect removes these permanents from combat."""
+
+    kind: Literal["remove_from_combat"] = "remove_from_combat"
+    objects: list[str] = Field(min_length=1)
+
+    @field_validator("objects", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class NextStep(_Model):
+    """The active player's step ends and the next step of the combat phase begins, with its
+    turn-based actions (CR 506.1, 508.6, 510.5, 511.3); written ``- next_step``."""
+
+    kind: Literal["next_step"] = "next_step"
+
+
 Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage,
-                         StateBasedActions],
+                         StateBasedActions, RemoveFromCombat, NextStep],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
-                 "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments"}
+                 "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments",
+                 "remove_from_combat": "objects"}
 
 
 def _action_from_yaml(value: Any) -> Any:
@@ -383,6 +422,8 @@ class ObjectExpectation(_Model):
     attacking: str | None = None
     blocking: list[str] | None = None
     blocked_by: list[str] | None = None
+    blocked: bool | None = None
+    prevention_shield: int | None = None
 
 
 class PlayerExpectation(_Model):
@@ -390,6 +431,7 @@ class PlayerExpectation(_Model):
 
     abilities: list[Any] | None = None
     max_hand_size: int | Literal["none"] | None = None
+    prevention_shield: int | None = None
 
 
 class Expectation(_Model):

@@ -170,7 +170,9 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                 "supertypes": sorted(got.supertypes), "abilities": sorted(got.abilities),
                 "controller": got.controller, "damage": perm.damage, "counters": dict(perm.counters),
                 "tapped": perm.tapped, "attached_to": perm.attached_to, "attacking": perm.attacking,
-                "blocking": sorted(perm.blocking), "blocked_by": blocked_by}
+                "blocking": sorted(perm.blocking), "blocked_by": blocked_by,
+                "blocked": perm.attacking is not None and (perm.blocked or bool(blocked_by)),
+                "prevention_shield": perm.prevention_shield}
             for key, value in want.model_dump(exclude_none=True).items():
                 if key == "abilities":
                     value = sorted(_ability_terms(value))
@@ -190,6 +192,9 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         if want_player.max_hand_size is not None and got_player.max_hand_size != want_player.max_hand_size:
             return differ(f"players.{name}.max_hand_size: expected {want_player.max_hand_size}, "
                           f"got {got_player.max_hand_size}")
+        shield = game.state.player(name).prevention_shield
+        if want_player.prevention_shield is not None and shield != want_player.prevention_shield:
+            return differ(f"players.{name}.prevention_shield: expected {want_player.prevention_shield}, got {shield}")
     if expect.legal_block_count is not None:
         count = len(game.legal_blocks)
         if count != expect.legal_block_count:

@@ -78,7 +78,8 @@ def scenario_schema() -> dict[str, Any]:
         _ability_input(defs)
     actions = []
     for name, field in (("DeclareAttackers", "attackers"), ("DeclareBlockers", "blockers"),
-                        ("OrderBlockers", "orders"), ("OrderAttackers", "orders"), ("AssignDamage", "assignments")):
+                        ("OrderBlockers", "orders"), ("OrderAttackers", "orders"), ("AssignDamage", "assignments"),
+                        ("RemoveFromCombat", "objects")):
         model = defs.pop(name)
         kind = model["properties"]["kind"]["const"]
         props = {kind: model["properties"][field]}
@@ -88,9 +89,15 @@ def scenario_schema() -> dict[str, Any]:
     # a blocker blocks one attacker (a name) or several (a list)
     actions[1]["properties"]["declare_blockers"]["additionalProperties"] = {
         "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    # one object (a string) or several
+    actions[5]["properties"]["remove_from_combat"] = {
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}
     defs.pop("StateBasedActions", None)
     actions.append({"const": "sba", "title": "StateBasedActions",
                     "description": "perform state-based actions until none apply (CR 704.3)"})
+    defs.pop("NextStep", None)
+    actions.append({"const": "next_step", "title": "NextStep",
+                    "description": "end the step; the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3)"})
     schema["properties"]["do"] = {"type": "array", "title": "Do", "items": {"oneOf": actions}}
     schema["title"] = "mtgasp scenario"
     return schema

@@ -74,6 +74,12 @@ MESSAGES: dict[str, str] = {
     "damage_out_of_order": "{0} assigns damage to {1} before {2}, ahead of it in the damage assignment order, "
                            "is assigned lethal damage",
     "trample_too_early": "{0} tramples over before {1}, which blocks it, is assigned lethal damage",
+    "not_in_combat": "{0} is not attacking or blocking anything now, so it assigns no combat damage",
+    "damage_already_dealt": "combat damage was already dealt in this {0} step",
+    # prevention shields (CR 615.7)
+    "prevention_without_shield": "{0} has no prevention shield that would prevent this damage",
+    "prevention_exceeds_damage": "{1} would not deal {2} damage to {0}, so the shield can't prevent that much of it",
+    "prevention_amount": "the shield on {0} must prevent {2} damage (each 1 damage dealt while it lasts), not {1}",
     # damage assignment order (CR 509.2, 509.3)
     "wrong_step_order": "damage assignment orders are announced in the declare blockers step, not in the {0} step",
     "order_not_blocked": "{0} is not blocked, so it has no damage assignment order",

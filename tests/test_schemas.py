@@ -27,7 +27,7 @@ def test_scenario_schema_describes_actions_and_state() -> None:
     defs = schema["$defs"]
     actions = {a["title"] for a in schema["properties"]["do"]["items"]["oneOf"]}
     assert actions == {"DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage",
-                       "StateBasedActions"}
+                       "StateBasedActions", "RemoveFromCombat", "NextStep"}
     assert "GameState" in defs
     assert defs["Permanent"]["anyOf"][1]["additionalProperties"] is False
 
