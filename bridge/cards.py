@@ -46,7 +46,7 @@ SIMPLE_ABILITIES = frozenset({
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
     "landwalk", "protection", "bands_with_other", "cant_be_blocked_by", "can_block_only",
-    "cant_attack_unless_defender_controls",
+    "cant_attack_unless_defender_controls", "enchant",
 })
 # Abilities with a number parameter.
 NUMBER_ABILITIES = frozenset({
@@ -92,13 +92,16 @@ class Quality(_Strict):
     everything: bool | None = None
     multicolored: bool | None = None
     colorless: bool | None = None
+    player: bool | None = Field(None, description="a player (Enchant player, CR 702.5a)")
 
     @model_validator(mode="before")
     @classmethod
     def _from_word(cls, value: Any) -> Any:
-        # A bare word is a subtype ("island", "wall"), a color or a card type.
+        # A bare word is a subtype ("island", "wall"), a color, a card type or "player".
         if isinstance(value, str):
             word = _const(value)
+            if word == "player":
+                return {"player": True}
             if word in COLORS.values():
                 return {"color": word}
             if word in CARD_TYPES:
@@ -112,7 +115,8 @@ class Quality(_Strict):
     def _not_empty(self) -> "Quality":
         if not self.model_dump(exclude_none=True):
             raise ValueError("a quality needs at least one of color, type, subtype, supertype, not_supertype, "
-                             "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless")
+                             "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless, "
+                             "player")
         if self.color is not None and _const(self.color) not in (*COLORS.values(), "chosen"):
             raise ValueError(f"unknown color {self.color!r}")
         if self.type is not None and _const(self.type) not in CARD_TYPES:
@@ -129,7 +133,7 @@ class Quality(_Strict):
                 terms.append(f"{key}({_const(value)})")
         if self.name is not None:
             terms.append(f"name({_asp_string(self.name)})")
-        for flag in ("everything", "multicolored", "colorless"):
+        for flag in ("everything", "multicolored", "colorless", "player"):
             if getattr(self, flag):
                 terms.append(flag)
         return terms
@@ -161,6 +165,7 @@ class Ability(_Strict):
     number: int | None = None
     mana: str | None = None
     count: "Affects | None" = None
+    counter: str | None = Field(None, description="max_counters: the kind of counter")
 
     @model_validator(mode="before")
     @classmethod
@@ -178,6 +183,10 @@ class Ability(_Strict):
                 return {"keyword": key, "mana": param}
             if key in ("cda_pt", "cda_power"):
                 return {"keyword": key, "count": param}
+            if key == "max_counters":
+                if not isinstance(param, dict) or set(param) != {"counter", "number"}:
+                    raise ValueError("max_counters needs {counter: <kind>, number: <N>}")
+                return {"keyword": key, **param}
             raise ValueError(f"unknown ability {key!r}")
         return value
 
@@ -199,6 +208,9 @@ class Ability(_Strict):
         elif k == "mana":
             if not self.mana or self.mana.upper() not in {*COLORS, "C"}:
                 raise ValueError("mana needs one of W, U, B, R, G, C")
+        elif k == "max_counters":
+            if not self.counter or self.number is None or self.number < 0:
+                raise ValueError("max_counters needs a counter kind and a number of 0 or more")
         else:
             raise ValueError(f"unknown ability {k!r}")
         return self
@@ -207,6 +219,8 @@ class Ability(_Strict):
         """The ASP term, e.g. ``landwalk(subtype(island))``."""
         if self.quality is not None:
             return f"{self.keyword}({self.quality.term()})"
+        if self.counter is not None:
+            return f"{self.keyword}({_asp_string(self.counter)}, {self.number})"
         if self.number is not None:
             return f"{self.keyword}({self.number})"
         if self.mana is not None:
@@ -376,6 +390,8 @@ ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
         "cda_pt": {"$ref": "#/$defs/Affects"},
         "cda_power": {"$ref": "#/$defs/Affects"},
         "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
+        "max_counters": {"type": "object", "additionalProperties": False, "required": ["counter", "number"],
+                         "properties": {"counter": {"type": "string"}, "number": {"type": "integer", "minimum": 0}}},
         "static": {"$ref": "#/$defs/StaticAbility"},
     }},
 ]}

@@ -173,8 +173,8 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                 "blocking": sorted(perm.blocking), "blocked_by": blocked_by,
                 "blocked": perm.attacking is not None and (perm.blocked or bool(blocked_by)),
                 "prevention_shield": perm.prevention_shield}
-            for key, value in want.model_dump(exclude_none=True).items():
-                if key == "abilities":
+            for key, value in want.model_dump(exclude_unset=True).items():
+                if key == "abilities" and value is not None:
                     value = sorted(_ability_terms(value))
                 elif isinstance(value, list):
                     value = sorted(str(v).lower() if key != "blocking" and key != "blocked_by" else v for v in value)
