@@ -78,14 +78,23 @@ def _load(path: str) -> tuple[Scenario, Game]:
 @main.command()
 @click.argument("path")
 @click.option("--object", "object_id", help="explain this permanent's characteristics, layer by layer")
-def explain(path: str, object_id: str | None) -> None:
-    """Print the verdict on each of a scenario's actions, rule by rule (or, with --object,
-    how the layers make a permanent what it is)."""
+@click.option("--damage", is_flag=True, help="list each creature's legal combat damage assignments in the position")
+def explain(path: str, object_id: str | None, damage: bool) -> None:
+    """Print the verdict on each of a scenario's actions, rule by rule, with each creature's
+    legal combat damage assignments before an assign_damage action (or, with --object, how
+    the layers make a permanent what it is; with --damage, the damage choices only)."""
+    from bridge.explain import explain_damage, format_damage
     scenario, game = _load(path)
     if object_id is not None:
         from bridge.explain import explain as explain_object, format_explanation
         try:
             click.echo(format_explanation(game, explain_object(game, object_id)))
+        except MtgaspError as exc:
+            _fail(f"{path}: {exc}")
+        return
+    if damage:
+        try:
+            click.echo(format_damage(game, explain_damage(game)))
         except MtgaspError as exc:
             _fail(f"{path}: {exc}")
         return
@@ -98,6 +107,12 @@ def explain(path: str, object_id: str | None) -> None:
         except MtgaspError as exc:
             _fail(f"{path}: do[{index}]: {exc}")
             return
+        if action.kind == "assign_damage":
+            try:
+                click.echo(format_damage(game, explain_damage(game)))
+            except MtgaspError as exc:
+                _fail(f"{path}: do[{index}]: {exc}")
+                return
         click.echo(f"do[{index}] {action.kind}: {'legal' if verdict.legal else 'illegal'}")
         for v in verdict.violations:
             names = ", ".join(game.describe(o) for o in v.objects)

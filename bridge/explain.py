@@ -1,4 +1,5 @@
-"""Why an object has the characteristics it has: its path through the layers (CR 613).
+"""Why an object has the characteristics it has: its path through the layers (CR 613); and
+what each creature in combat may do with its combat damage (CR 510.1).
 
 ``explain(game, object_id)`` returns an :class:`Explanation`: the object's printed (or
 copied) values, each effect applied to it in the order the rules apply them (layer,
@@ -14,7 +15,7 @@ import clingo
 
 from bridge.solver import Session
 
-__all__ = ["Explanation", "Step", "explain", "format_explanation"]
+__all__ = ["Explanation", "Step", "explain", "format_explanation", "DamageChoice", "explain_damage", "format_damage"]
 
 KINDS = ("name", "mana_value", "type", "subtype", "supertype", "color", "ability", "controller",
          "power_base", "toughness_base", "loyalty_base")
@@ -159,4 +160,77 @@ def format_explanation(game: "object", e: Explanation) -> str:
                  f"{', '.join(f.subtypes) or '-'}; colors {', '.join(f.colors) or '-'}; abilities "
                  f"{', '.join(f.abilities) or '-'}; controller {f.controller}"
                  + (f"; {f.power}/{f.toughness}" if f.power is not None else ""))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- combat damage
+@dataclass(frozen=True)
+class DamageChoice:
+    """What the rules let one creature do with its combat damage in this step (CR 510.1)."""
+
+    creature: str
+    power: int
+    recipients: tuple[str, ...]           # in damage assignment order; a player or planeswalker last
+    lethal: dict[str, int]                # creature -> damage still lethal to it (510.1c-d)
+    free_division: bool                   # deathtouch or banding (702.2b, 702.19j-k)
+    trample: bool                         # may assign the rest to the player or planeswalker (702.17b)
+    legal: tuple[dict[str, int], ...]     # every legal assignment, the others assigning by default
+
+
+def explain_damage(game: "object") -> list[DamageChoice]:
+    """Each creature that assigns combat damage in this step, and its legal assignments."""
+    from bridge.game import DAMAGE, DECLARED, Game
+    assert isinstance(game, Game)
+    model = Session(game.modules(*DAMAGE, "combat/damage_explain"), game.position.facts,
+                    [("damage_assignment", (DECLARED,))]).solve().model
+    power: dict[str, int] = {}
+    order: dict[str, list[tuple[int, str]]] = {}
+    lethal: dict[str, int] = {}
+    free, trample = set(), set()
+    for sym in model:
+        args = sym.arguments
+        if sym.match("explain_assigner", 2):
+            power[args[0].string] = args[1].number
+        elif sym.match("explain_recipient", 3):
+            position = args[2].number or 10**6
+            order.setdefault(args[0].string, []).append((position, args[1].string))
+        elif sym.match("explain_lethal", 2):
+            lethal[args[0].string] = args[1].number
+        elif sym.match("explain_free", 1):
+            free.add(args[0].string)
+        elif sym.match("explain_trample", 1):
+            trample.add(args[0].string)
+    choices = []
+    for creature in sorted(power):
+        recipients = tuple(x for _, x in sorted(order.get(creature, [])))
+        choices.append(DamageChoice(
+            creature=creature, power=power[creature], recipients=recipients,
+            lethal={x: lethal[x] for x in recipients if x in lethal}, free_division=creature in free,
+            trample=creature in trample, legal=tuple(game.legal_damage_assignments(creature))))
+    return choices
+
+
+def format_damage(game: "object", choices: list[DamageChoice], limit: int = 12) -> str:
+    """The damage choices as lines of text."""
+    from bridge.game import Game
+    assert isinstance(game, Game)
+    d = game.describe
+    if not choices:
+        return "no creature assigns combat damage in this step"
+    lines = []
+    for c in choices:
+        order = ", ".join(f"{d(x)}" + (f" (lethal {c.lethal[x]})" if x in c.lethal else "") for x in c.recipients)
+        how = []
+        if c.free_division:
+            how.append("divides freely (702.2b, 702.19j-k)")
+        if c.trample:
+            how.append("tramples over once each blocker has lethal damage (702.17b)")
+        lines.append(f"{d(c.creature)} assigns {c.power} to: {order or 'nothing'}"
+                     + (f"; {'; '.join(how)}" if how else ""))
+        lines.append(f"  {len(c.legal)} legal assignment(s) (510.1):")
+        ranked = sorted(c.legal, key=lambda a: [-a.get(x, 0) for x in c.recipients])
+        for assignment in ranked[:limit]:
+            lines.append("    " + ", ".join(f"{assignment[x]} to {d(x)}" for x in c.recipients if assignment.get(x)))
+        if len(c.legal) > limit:
+            lines.append(f"    ... and {len(c.legal) - limit} more")
     return "\n".join(lines)

@@ -39,3 +39,30 @@ def test_cli_explains_an_object() -> None:
     assert "which depends on it (613.7)" in result.output
     bad = CliRunner().invoke(main, ["explain", str(MOON), "--object", "nothing"])
     assert bad.exit_code == 2 and "no permanent has the id 'nothing'" in bad.output
+
+
+CRAW_WURM = ROOT / "scenarios/combat/damage/example_510_1c_craw_wurm_assigns_3_to_wall.yaml"
+TRAMPLE = ROOT / "scenarios/combat/damage/example_702_17b_protection_does_not_excuse_lethal.yaml"
+
+
+def test_damage_choices_of_the_craw_wurm_example() -> None:
+    from bridge.explain import explain_damage
+    choices = {c.creature: c for c in explain_damage(Game.from_scenario(CRAW_WURM))}
+    wurm = choices["wurm"]
+    assert wurm.power == 6 and wurm.recipients == ("wall", "cadet")
+    assert wurm.lethal == {"wall": 3, "cadet": 1}
+    assert not wurm.free_division and not wurm.trample
+    assert sorted(a["wall"] for a in wurm.legal) == [3, 4, 5, 6]
+    assert "wall" not in choices  # 0 power assigns no combat damage (510.1a)
+
+
+def test_cli_shows_legal_assignments_and_why_one_is_illegal() -> None:
+    result = CliRunner().invoke(main, ["explain", str(TRAMPLE)])
+    assert result.exit_code == 0
+    assert "tramples over once each blocker has lethal damage (702.17b)" in result.output
+    assert "5 legal assignment(s)" in result.output
+    assert "2 to Grizzly Bears (bears), 4 to bob" in result.output
+    assert "do[0] assign_damage: illegal" in result.output
+    assert "702.17b / 510.1" in result.output
+    only = CliRunner().invoke(main, ["explain", str(CRAW_WURM), "--damage"])
+    assert only.exit_code == 0 and "4 legal assignment(s)" in only.output and "do[0]" not in only.output
