@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bridge.cards import Card, CardPool
 from bridge.game import Game
-from bridge.models import AssignDamage, GameState, StateBasedActions
+from bridge.models import AssignDamage, GameState, NextStep, StateBasedActions
 from bridge.solver import Session
 
 KEYWORDS = ["first_strike", "double_strike", "trample", "deathtouch", "lifelink", "wither"]
@@ -87,3 +87,55 @@ def _dealing(combat: dict, game: Game) -> list[dict]:
         if in_combat and spec["power"] > 0 and (strikes_first or not first):
             out.append({"id": perm.id, "power": spec["power"]})
     return out
+
+
+whole_combats = st.fixed_dictionaries({
+    "attackers": st.lists(creature, min_size=1, max_size=4),
+    "blockers": st.lists(st.tuples(creature, st.integers(0, 3)), max_size=4),
+    "shields": st.lists(st.integers(0, 3), min_size=9, max_size=9),
+})
+
+
+@settings(max_examples=25)
+@given(whole_combats, st.randoms(use_true_random=False))
+def test_whole_combat_ends_the_same_whatever_the_listing_order(combat: dict, rnd) -> None:
+    """From declare blockers to the postcombat main phase by next_step alone (each creature
+    assigning by default, prevention shields on random creatures and on bob): the combat
+    ends with nobody in combat, no state-based action pending and no creature with lethal
+    damage, and the same final position when the permanents are listed in another order."""
+    start = build({**combat, "first_step": False}).state
+    shields = iter(combat["shields"])
+    players = []
+    for player in start.players:
+        battlefield = [p.model_copy(update={"prevention_shield": next(shields)}) for p in player.battlefield]
+        players.append(player.model_copy(update={"battlefield": battlefield}))
+    players[1] = players[1].model_copy(update={"prevention_shield": next(shields)})
+    start = GameState.model_validate({**start.model_dump(), "step": "declare_blockers",
+                                      "players": [p.model_dump() for p in players]})
+    pool = build({**combat, "first_step": False}).pool
+    shuffled_players = []
+    for player in start.players:
+        battlefield = list(player.battlefield)
+        rnd.shuffle(battlefield)
+        shuffled_players.append(player.model_copy(update={"battlefield": battlefield}))
+    shuffled = GameState.model_validate({**start.model_dump(), "players": [p.model_dump() for p in shuffled_players]})
+    finals = []
+    for state in (start, shuffled):
+        game = Game(state, pool)
+        for _ in range(5):
+            game.push(NextStep())
+            if game.state.step == "main2":
+                break
+        assert game.state.step == "main2"
+        assert game.state_based_actions() == []
+        for perm in game.state.permanents():
+            assert perm.attacking is None and not perm.blocking and not perm.blocked
+            assert perm.damage < game.characteristics(perm.id).toughness  # type: ignore[operator]
+        finals.append(_summary(game.state))
+    assert finals[0] == finals[1]
+
+
+def _summary(state: GameState) -> dict:
+    return {p.name: (p.life, p.prevention_shield, sorted(c.id for c in p.graveyard),
+                     sorted((c.id, c.damage, sorted(c.counters.items()), c.prevention_shield) for c in p.battlefield))
+            for p in state.players}
