@@ -110,6 +110,9 @@ class Game:
         return cls(scenario.state, pool)
 
     def _set_state(self, state: GameState) -> None:
+        known = getattr(self, "_known_steps", None)
+        if known is not None and known[0] is not state:
+            self._known_steps = None
         self.state = state
         self.position: Position = position_facts(state, self.pool)
         self.reader = ViolationReader(citations(), self.describe)
@@ -281,18 +284,32 @@ class Game:
         return sorted((str(action), rule) for action, rule in self._sba())
 
     def _sba(self) -> list[tuple[clingo.Symbol, str]]:
-        model = Session(self.modules("sba"), self.position.facts).solve().model
-        return [(s.arguments[0], s.arguments[1].string) for s in model if s.match("sba", 2)]
+        return [(s.arguments[0], s.arguments[1].string) for s in self._sba_model() if s.match("sba", 2)]
+
+    def _sba_model(self) -> frozenset[clingo.Symbol]:
+        # in the combat phase the same grounding also says which step comes next
+        steps = ("combat/common", "combat/steps") if self.state.step in COMBAT_STEPS else ()
+        return Session(self.modules("sba", *steps), self.position.facts).solve().model
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
-        state = self.state
+        state, game = self.state, self
         for _ in range(100):
-            actions = [action for action, _ in Game(state, self.pool)._sba()]
+            model = game._sba_model()
+            actions = [s.arguments[0] for s in model if s.match("sba", 2)]
             if not actions:
+                self._known_steps = (state, model)
                 return state
             state = _apply_sba(state, actions)
+            game = Game(state, self.pool)
         raise RuleModuleError("state-based actions did not stop after 100 rounds")
+
+    def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
+        """The next step's query on a state (reused when state-based actions just answered it)."""
+        known = getattr(self, "_known_steps", None)
+        if known is not None and known[0] is state:
+            return known[1]
+        return Session(Game(state, self.pool).modules(*STEPS), position_facts(state, self.pool).facts).solve().model
 
     def _next_step(self) -> GameState:
         """The step ends and the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3).
@@ -300,12 +317,12 @@ class Game:
         Leaving a combat damage step in which no damage was dealt deals it first, each
         creature by the default assignment, and performs the state-based actions that follow.
         """
-        state = self.state
+        state, game = self.state, self
         if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
             game = Game(state, self.pool)
             game.push(AssignDamage(assignments={}))
             state = game._state_based_actions()
-        model = Session(Game(state, self.pool).modules(*STEPS), position_facts(state, self.pool).facts).solve().model
+        model = game._steps_model(state)
         step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
         if step == "first_strike_damage":
             # CR 510.5: the creatures that have first strike or double strike as the step begins
