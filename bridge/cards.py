@@ -381,6 +381,137 @@ class EffectSpec(_EffectParts):
     duration: Literal["end_of_turn", "permanent", "while_source_on_battlefield"] = "end_of_turn"
 
 
+# ---------------------------------------------------------------------- spells and abilities
+TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
+# who or what a step of a resolving spell or ability acts on (CR 608.2c)
+REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_player", "each_opponent",
+              "each_other_creature", "self", "controller_of_target")
+
+
+class TargetSpec(_Strict):
+    """One target of a spell or ability (CR 113, 601.2c): a word (``creature``, ``player``,
+    ``creature_or_player``, ``spell``, ``permanent``, ``artifact``, ``land``...) or a mapping
+    of ``kind``, a ``quality`` the target must have, its ``controller`` and ``attacking``."""
+
+    kind: Literal["permanent", "player", "creature_or_player", "spell"] = "permanent"
+    quality: Quality | None = None
+    controller: Literal["you", "opponent"] | None = None
+    attacking: bool | None = None
+    blocking: bool | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_word(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            word = _const(value)
+            if word in TARGET_KINDS:
+                return {"kind": word}
+            if word == "opponent":
+                return {"kind": "player", "controller": "opponent"}
+            return {"kind": "permanent", "quality": word}
+        if isinstance(value, dict) and "kind" not in value and "quality" not in value:
+            rest = {k: v for k, v in value.items() if k not in ("controller", "attacking", "blocking", "spell")}
+            out = {k: v for k, v in value.items() if k in ("controller", "attacking", "blocking")}
+            if value.get("spell"):
+                out["kind"] = "spell"
+            if rest:
+                out["quality"] = rest
+            return out
+        return value
+
+    def facts(self, key: str, index: int) -> list[str]:
+        out = [f"target_kind({key}, {index}, {self.kind})."]
+        if self.quality is not None:
+            out += [f"target_filter({key}, {index}, {part})." for part in self.quality.parts()]
+        if self.controller is not None:
+            out.append(f"target_controller({key}, {index}, {self.controller}).")
+        for flag in ("attacking", "blocking"):
+            if getattr(self, flag):
+                out.append(f"target_{flag}({key}, {index}).")
+        return out
+
+
+class ResolveStep(_Strict):
+    """One thing a resolving spell or ability does (CR 608.2c), by one verb."""
+
+    deal_damage: int | Literal["x"] | None = None
+    destroy: str | None = None
+    exile: str | None = None
+    return_to_hand: str | None = None
+    put_on_top: str | None = None
+    put_on_bottom: str | None = None
+    tap: str | None = None
+    untap: str | None = None
+    counter: str | None = None
+    regenerate: str | None = None
+    sacrifice: str | None = None
+    draw: int | Literal["x"] | None = None
+    discard: int | None = None
+    gain_life: int | Literal["x"] | None = None
+    lose_life: int | Literal["x"] | None = None
+    prevent_next: int | Literal["x"] | None = None
+    put_counters: dict[str, int] | None = None
+    create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N}")
+    effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
+    to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
+    who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
+    on: str | None = Field(None, description="put_counters: on what")
+
+    _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
+              "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
+              "put_counters", "create_tokens", "effect")
+
+    @model_validator(mode="after")
+    def _one_verb(self) -> "ResolveStep":
+        verbs = [v for v in self._VERBS if getattr(self, v) is not None]
+        if len(verbs) != 1:
+            raise ValueError(f"a step does exactly one thing ({', '.join(self._VERBS)}); this one has {verbs or 'none'}")
+        for ref in (self.to, self.who, self.on, *(getattr(self, v) for v in self._VERBS
+                                                  if isinstance(getattr(self, v), str) and v not in
+                                                  ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next"))):
+            if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
+                raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
+        if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
+            raise ValueError("create_tokens needs {card: <token card name>, count: N}")
+        return self
+
+    @property
+    def verb(self) -> str:
+        return next(v for v in self._VERBS if getattr(self, v) is not None)
+
+    def facts(self, key: str, index: int) -> list[str]:
+        verb = self.verb
+        value = getattr(self, verb)
+        amount = lambda v: "x" if v == "x" else str(v)  # noqa: E731
+        if verb in ("deal_damage", "prevent_next"):
+            return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
+        if verb in ("draw", "discard", "gain_life", "lose_life"):
+            return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
+        if verb == "put_counters":
+            return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.on or 'target'}))."
+                    for k, n in sorted(value.items())]
+        if verb == "create_tokens":
+            return [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
+                    f"{int(value.get('count', 1))}, {self.who or 'you'}))."]
+        return [f"step_does({key}, {index}, {verb}({value}))."]
+
+
+class ActivatedAbility(_Strict):
+    """An activated ability other than a mana ability (CR 602): its cost, timing, targets and
+    what it does; a planeswalker's loyalty ability gives ``loyalty`` (CR 606)."""
+
+    cost: str = Field("", pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="mana cost of activation")
+    tap: bool = Field(False, description="{T} is part of the cost (CR 302.6 for creatures)")
+    sacrifice_self: bool = False
+    pay_life: int = Field(0, ge=0)
+    loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
+    sorcery_speed: bool = Field(False, description="activate only as a sorcery (CR 602.5d)")
+    once_each_turn: bool = Field(False, description="activate only once each turn (CR 602.5b)")
+    targets: list[TargetSpec] = Field(default_factory=list)
+    resolve: list[ResolveStep] = Field(default_factory=list)
+    effect: "EffectSpec | None" = None
+
+
 _QUALITY_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Quality"}]}
 ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
     {"enum": sorted(SIMPLE_ABILITIES)},
@@ -421,6 +552,11 @@ class Card(_Strict):
     text: str = ""
     abilities: list[Any] = Field(default_factory=list, description="keywords and static abilities (cards/README.md)")
     effect: EffectSpec | None = Field(None, description="for an instant or sorcery: what it does to its targets")
+    targets: list[TargetSpec] = Field(default_factory=list, description="a spell's targets (CR 601.2c, 113)")
+    resolve: list[ResolveStep] = Field(default_factory=list,
+                                       description="what an instant or sorcery does as it resolves (CR 608.2c)")
+    activated: list[ActivatedAbility] = Field(default_factory=list,
+                                              description="activated abilities other than mana abilities (CR 602)")
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
 
@@ -523,6 +659,20 @@ class Card(_Strict):
         if self.effect is not None:
             for a in self.effect.abilities():
                 _collect_qualities(a, qualities)
+        # CR 601.2c, 608.2c: a spell's targets and what it does; CR 602: activated abilities
+        if "instant" in self.types or "sorcery" in self.types or self.targets or self.resolve:
+            out += _spell_facts(f"sp({c})", self.mana_cost or "", self.targets, self.resolve, self.effect, qualities)
+        for k, ability in enumerate(self.activated, start=1):
+            key = f"ab({c}, {k})"
+            out.append(f"card_value({c}, ability, activated({c}, {k})).")
+            out += _spell_facts(key, ability.cost, ability.targets, ability.resolve, ability.effect, qualities)
+            for flag in ("tap", "sacrifice_self", "sorcery_speed", "once_each_turn"):
+                if getattr(ability, flag):
+                    out.append(f"ability_{flag}({key}).")
+            if ability.pay_life:
+                out.append(f"ability_pay_life({key}, {ability.pay_life}).")
+            if ability.loyalty is not None:
+                out.append(f"ability_loyalty({key}, {ability.loyalty}).")
         out += [f"quality({q})." for q in sorted(qualities)]
         if self.flip is not None:
             # CR 709.2: the flipped side's values, keyed flip(Card); its mana cost and color
@@ -534,6 +684,34 @@ class Card(_Strict):
             out += [f"card_value(flip({c}), mana_value, {self.mana_value()})."]
             out += [f"card_value(flip({c}), color, {k})." for k in self.color_list()]
         return out
+
+
+def mana_symbols(cost: str) -> dict[str, int]:
+    """A mana cost as counts: ``generic``, each color letter in lower case, ``x`` (CR 202.1)."""
+    counts: dict[str, int] = {}
+    for symbol in re.findall(r"\{([^}]+)\}", cost):
+        if symbol.isdigit():
+            counts["generic"] = counts.get("generic", 0) + int(symbol)
+        elif symbol.upper() in (*COLORS, "C", "X"):
+            key = symbol.lower()
+            counts[key] = counts.get(key, 0) + 1
+        else:  # hybrid and snow symbols: not paid by this engine yet
+            counts["unsupported"] = counts.get("unsupported", 0) + 1
+    return counts
+
+
+def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[ResolveStep],
+                 effect: EffectSpec | None, qualities: set[str]) -> list[str]:
+    out = [f"cost_part({key}, {kind}, {n})." for kind, n in sorted(mana_symbols(cost).items())]
+    for i, target in enumerate(targets, start=1):
+        out += target.facts(key, i)
+        if target.quality is not None:
+            qualities.update(target.quality.all_terms())
+    for i, step in enumerate(steps, start=1):
+        out += step.facts(key, i)
+    if effect is not None and not effect.is_empty():
+        out.append(f"has_effect({key}).")
+    return out
 
 
 def _collect_qualities(ability: Ability, into: set[str]) -> None:

@@ -13,7 +13,7 @@ from bridge.cards import Card, CardPool, slug
 from bridge.errors import InputError, UnknownCardError
 from bridge.models import ZONES, GameState
 
-__all__ = ["Position", "position_facts", "asp_string"]
+__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
@@ -73,10 +73,21 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     cards[obj.id] = pool.get(obj.card)
                 except UnknownCardError as exc:
                     raise exc.at(location=_where(state, obj.id)) from None
+    for k, item in enumerate(state.stack):
+        if item.card is not None:
+            try:
+                cards[item.id] = pool.get(item.card)
+            except UnknownCardError as exc:
+                raise exc.at(location=f"state.stack[{k}]") from None
     out: list[str] = [f"turn({state.turn}).", f"step({state.step}).",
                       f"active_player({asp_string(state.active)})."]
     if state.combat_damage_dealt:
         out.append("combat_damage_dealt.")
+    out.append(f"priority({asp_string(state.priority_player())}).")
+    out += [f"passed({asp_string(p)})." for p in state.passed]
+    for entry in state.activated_this_turn:
+        source, _, number = entry.rpartition("/")
+        out.append(f"activated_this_turn({asp_string(source)}, {int(number)}).")
     for player in state.players:
         p = asp_string(player.name)
         out += [f"player({p}).", f"life({p}, {player.life}).", f"poison({p}, {player.poison})."]
@@ -86,6 +97,10 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out.append(f"lost({p}).")
         if player.prevention_shield:
             out.append(f"prevention_shield({p}, {player.prevention_shield}).")
+        out += [f"lands_played({p}, {player.lands_played}).", f"hand_size({p}, {len(player.hand)})."]
+        for zone in ("hand", "graveyard", "exile"):
+            for obj in getattr(player, zone):
+                out.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
         # CR 704.5d-e: tokens and copies of cards outside the battlefield
         for zone in ZONES[:-1]:
             for obj in getattr(player, zone):
@@ -203,6 +218,40 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 qualities.update(ability.quality.all_terms())
         out += [f"quality({q})." for q in sorted(qualities)]
 
+    # CR 405: the stack, top first
+    for k, item in enumerate(state.stack, start=1):
+        o = asp_string(item.id)  # type: ignore[arg-type]
+        out += stack_object_facts(state, item, k, cards, used_cards)
+    # the cards a player could cast or play now
+    for player in state.players:
+        for obj in player.hand:
+            used_cards[cards[obj.id].id] = cards[obj.id]
     for card in used_cards.values():
         out += card.facts()
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps)
+
+
+def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],
+                       used_cards: dict[str, Card]) -> list[str]:
+    """The facts of a spell or ability on the stack (or being put there, position 0)."""
+    from bridge.models import StackObject
+    assert isinstance(item, StackObject)
+    o = asp_string(item.id or "")
+    controller = item.controller or state.active
+    out = [f"stack_object({o}).", f"stack_controller({o}, {asp_string(controller)})."]
+    if position:
+        out.append(f"stack_position({o}, {position}).")
+    if item.card is not None:
+        card = cards[item.id or ""]
+        used_cards[card.id] = card
+        out.append(f"stack_card({o}, {asp_string(card.id)}).")
+    else:
+        source_card = cards.get(item.source or "")
+        if source_card is None:
+            raise InputError(f"the ability's source {item.source!r} is not a permanent", location="state.stack")
+        used_cards[source_card.id] = source_card
+        out.append(f"stack_ability({o}, {asp_string(item.source or '')}, ab({asp_string(source_card.id)}, {item.ability})).")
+    out += [f"stack_target({o}, {i}, {asp_string(t)})." for i, t in enumerate(item.targets, start=1)]
+    if item.x is not None:
+        out.append(f"stack_x({o}, {item.x}).")
+    return out

@@ -24,8 +24,9 @@ from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError
 from bridge.facts import Position, asp_string, position_facts
 from bridge.errors import RuleModuleError
-from bridge.models import (Action, AssignDamage, CardRef, DeclareAttackers, DeclareBlockers, GameState, NextStep,
-                           OrderAttackers, OrderBlockers, Player, RemoveFromCombat, StateBasedActions)
+from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers,
+                           GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
+                           StateBasedActions)
 from bridge.solver import Session
 from bridge.verdict import Verdict, ViolationReader
 
@@ -39,7 +40,7 @@ BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_searc
 ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
-STEPS = ("combat/common", "combat/steps")
+STEPS = ("combat/common", "characteristics/players", "turn/steps")
 COMBAT_STEPS = ("beginning_of_combat", "declare_attackers", "declare_blockers", "first_strike_damage",
                 "combat_damage", "end_of_combat")
 DECLARED = clingo.Function("declared")
@@ -202,8 +203,10 @@ class Game:
                 raise InputError(f"next_step moves through the steps of the combat phase; the {self.state.step} "
                                  "step is outside it")
             return Verdict(legal=True)
-        if isinstance(action, (StateBasedActions, RemoveFromCombat)):
+        if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
+        if isinstance(action, (Cast, Activate, PlayLand, Pass)):
+            return self._check_flow(action)[0]
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
     def _require_ids(self, action: Action) -> None:
@@ -232,6 +235,16 @@ class Game:
         elif isinstance(action, RemoveFromCombat):
             for obj in action.objects:
                 self._require_permanent_at(obj, "remove_from_combat")
+
+    def _check_flow(self, action: Cast | Activate | PlayLand | Pass) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+        from bridge import stack
+        if isinstance(action, Cast):
+            return stack.check_cast(self, action)
+        if isinstance(action, Activate):
+            return stack.check_activate(self, action)
+        if isinstance(action, PlayLand):
+            return stack.check_play_land(self, action)
+        return stack.check_pass(self, action), frozenset()
 
     def checker(self, kind: str) -> "_DeclarationChecker":
         """A checker grounded once for many declarations of ``kind`` (attack or block)."""
@@ -288,7 +301,7 @@ class Game:
 
     def _sba_model(self) -> frozenset[clingo.Symbol]:
         # in the combat phase the same grounding also says which step comes next
-        steps = ("combat/common", "combat/steps") if self.state.step in COMBAT_STEPS else ()
+        steps = STEPS if self.state.step in COMBAT_STEPS else ()
         return Session(self.modules("sba", *steps), self.position.facts).solve().model
 
     def _state_based_actions(self) -> GameState:
@@ -376,6 +389,8 @@ class Game:
             facts = _attack_facts(action) if isinstance(action, DeclareAttackers) else _block_facts(action)
             model = _check_fresh_model(self, kind, facts, results=True)
             verdict = self.reader.verdict(model)
+        elif isinstance(action, (Cast, Activate, PlayLand, Pass)):
+            verdict, model = self._check_flow(action)
         else:
             model = frozenset()
             verdict = self.check(action)
@@ -404,6 +419,17 @@ class Game:
             return _remove_from_combat(self.state, set(action.objects))
         if isinstance(action, NextStep):
             return self._next_step()
+        from bridge import stack
+        if isinstance(action, Cast):
+            return stack.after_cast(self, action, model)
+        if isinstance(action, Activate):
+            return stack.after_activate(self, action, model)
+        if isinstance(action, PlayLand):
+            return stack.after_play_land(self, action)
+        if isinstance(action, Pass):
+            return stack.after_pass(self, action)
+        if isinstance(action, Advance):
+            return stack.advance(self, action.step, action.turn)
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 

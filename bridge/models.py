@@ -19,7 +19,8 @@ from bridge.cards import EffectSpec, slug
 __all__ = [
     "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
     "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "RemoveFromCombat",
-    "NextStep", "Action", "ObjectExpectation", "Expectation", "Scenario",
+    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "StackObject", "Action", "ObjectExpectation",
+    "Expectation", "Scenario",
 ]
 
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers",
@@ -127,6 +128,33 @@ class Player(_Model):
     battlefield: list[Permanent] = Field(default_factory=list)
 
 
+class StackObject(_Model):
+    """A spell or an activated ability on the stack (CR 111, 602.2a); a bare card name is a
+    spell of the active player."""
+
+    id: str | None = None
+    card: str | None = Field(None, description="a spell's card")
+    source: str | None = Field(None, description="an ability's source: a permanent's id")
+    ability: int | None = Field(None, ge=1, description="which activated ability of the source (1 = first)")
+    controller: str | None = Field(None, description="by default the active player")
+    targets: list[str] = Field(default_factory=list)
+    x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
+    copy_of_card: bool = Field(False, description="a copy of a spell (CR 706.10)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, value: Any) -> Any:
+        return {"card": value} if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _check(self) -> "StackObject":
+        if (self.card is None) == (self.source is None):
+            raise ValueError("a stack object is a spell (card) or an ability (source and ability), not both")
+        if self.source is not None and self.ability is None:
+            raise ValueError("an ability on the stack names which ability of its source it is")
+        return self
+
+
 class Effect(EffectSpec):
     """A continuous effect from a spell or ability that already resolved (CR 611.2).
 
@@ -161,6 +189,14 @@ class GameState(_Model):
     effects: list[Effect] = Field(default_factory=list)
     combat_damage_dealt: bool = Field(False, description="combat damage was dealt in this combat damage step "
                                                          "(CR 510.2)")
+    stack: list[StackObject] = Field(default_factory=list, description="top first (CR 405)")
+    priority: str | None = Field(None, description="the player who has priority (by default the active "
+                                                   "player, CR 116.3a-b)")
+    passed: list[str] = Field(default_factory=list, description="players who passed in succession since the "
+                                                               "last action (CR 116.4)")
+    activated_this_turn: list[str] = Field(default_factory=list,
+                                           description="abilities activated this turn, as 'source/ability' "
+                                                       "(CR 602.5b, 606.3)")
 
     @model_validator(mode="after")
     def _check(self) -> "GameState":
@@ -182,7 +218,29 @@ class GameState(_Model):
                         raise ValueError(f"{place}: the id {obj.id!r} is already used at {where[obj.id]} "
                                          "(an object is in one zone only)")
                     where[obj.id] = place
+        for k, item in enumerate(self.stack):
+            if item.id in names:
+                raise ValueError(f"stack[{k}]: the id {item.id!r} is a player's name")
+            if item.id in where:
+                raise ValueError(f"stack[{k}]: the id {item.id!r} is already used at {where[item.id]}")
+            if item.id is not None:
+                where[item.id] = f"stack[{k}]"
+            if item.controller is not None and item.controller not in names:
+                raise ValueError(f"stack[{k}]: controller {item.controller!r} is not a player")
+        for field_name in ("priority",):
+            who = getattr(self, field_name)
+            if who is not None and who not in names:
+                raise ValueError(f"{field_name}: {who!r} is not a player")
+        for who in self.passed:
+            if who not in names:
+                raise ValueError(f"passed: {who!r} is not a player")
         permanents = {p.id: p for p in self.permanents()}
+        for k, item in enumerate(self.stack):
+            if item.source is not None and item.source not in where:
+                raise ValueError(f"stack[{k}]: the source {item.source!r} is no object")
+            for t in item.targets:
+                if t not in where and t not in names:
+                    raise ValueError(f"stack[{k}]: target {t!r} is neither a player nor an object")
         for i, player in enumerate(self.players):
             for j, perm in enumerate(player.battlefield):
                 place = f"players[{i}].battlefield[{j}]"
@@ -229,6 +287,9 @@ class GameState(_Model):
                 for obj in player.get(zone) or []:
                     if isinstance(obj, dict) and isinstance(obj.get("id"), str):
                         taken.add(obj["id"])
+        for item in value.get("stack") or []:
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                taken.add(item["id"])
         counts: dict[str, int] = {}
         players = []
         for player in value["players"]:
@@ -258,7 +319,26 @@ class GameState(_Model):
                     new.append(obj)
                 player[zone] = new
             players.append(player)
-        return {**value, "players": players}
+        stack = []
+        for item in value.get("stack") or []:
+            if isinstance(item, str):
+                item = {"card": item}
+            if isinstance(item, dict) and item.get("id") is None:
+                base = slug(str(item.get("card") or f"{item.get('source')}_ability")) or "object"
+                n = counts.get(base, 0)
+                while True:
+                    n += 1
+                    candidate = base if n == 1 else f"{base}_{n}"
+                    if candidate not in taken:
+                        break
+                counts[base] = n
+                taken.add(candidate)
+                item = {**item, "id": candidate}
+            stack.append(item)
+        out = {**value, "players": players}
+        if "stack" in value:
+            out["stack"] = stack
+        return out
 
     # ------------------------------------------------------------------ queries
     def player(self, name: str) -> Player:
@@ -290,8 +370,20 @@ class GameState(_Model):
         raise KeyError(object_id)
 
     def object_ids(self) -> set[str]:
-        """The ids of all objects in all zones."""
-        return {o.id for p in self.players for z in ZONES for o in getattr(p, z) if o.id}
+        """The ids of all objects in all zones, the stack included."""
+        return {o.id for p in self.players for z in ZONES for o in getattr(p, z) if o.id} | \
+            {s.id for s in self.stack if s.id}
+
+    def priority_player(self) -> str:
+        """Who has priority now (CR 116.3): as recorded, else the active player."""
+        return self.priority or self.active
+
+    def stack_object(self, object_id: str) -> StackObject:
+        """The spell or ability on the stack with this id."""
+        for item in self.stack:
+            if item.id == object_id:
+                return item
+        raise KeyError(object_id)
 
 
 # ---------------------------------------------------------------------- actions
@@ -368,6 +460,66 @@ class RemoveFromCombat(_Model):
         return [value] if isinstance(value, str) else value
 
 
+class Pass(_Model):
+    """CR 116.3d: the player with priority passes (written ``- pass``)."""
+
+    kind: Literal["pass"] = "pass"
+    by: str | None = Field(None, description="who passes; by default the player with priority")
+
+
+class PlayLand(_Model):
+    """CR 114.2a, 305.2: play a land from the hand (a special action)."""
+
+    kind: Literal["play_land"] = "play_land"
+    card: str = Field(description="the land's id, or a card name in the player's hand")
+    by: str | None = None
+
+
+class Cast(_Model):
+    """CR 601.2: cast a spell from the hand: targets, X and how it is paid (``pay``: the
+    permanents tapped for mana; by default the mana pool first, then untapped sources)."""
+
+    kind: Literal["cast"] = "cast"
+    card: str = Field(description="the card's id, or a card name in the player's hand")
+    by: str | None = None
+    targets: list[str] = Field(default_factory=list)
+    x: int | None = Field(None, ge=0)
+    pay: list[str] | None = None
+
+    @field_validator("targets", "pay", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Activate(_Model):
+    """CR 602.2, 605.3: activate an ability of a permanent: ``ability`` 1 is its first
+    activated ability; ``mana`` activates its mana ability (CR 605) instead."""
+
+    kind: Literal["activate"] = "activate"
+    source: str
+    ability: int | None = Field(None, ge=1)
+    mana: bool = False
+    by: str | None = None
+    targets: list[str] = Field(default_factory=list)
+    x: int | None = Field(None, ge=0)
+    pay: list[str] | None = None
+
+    @field_validator("targets", "pay", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Advance(_Model):
+    """Players pass priority until the game reaches ``step`` (of this turn or the next);
+    choices on the way take their defaults (no attackers, no blockers, default damage)."""
+
+    kind: Literal["advance"] = "advance"
+    step: Step
+    turn: int | None = Field(None, ge=1, description="the turn to reach the step in (default: the first time)")
+
+
 class NextStep(_Model):
     """The active player's step ends and the next step of the combat phase begins, with its
     turn-based actions (CR 506.1, 508.6, 510.5, 511.3); written ``- next_step``."""
@@ -376,11 +528,13 @@ class NextStep(_Model):
 
 
 Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage,
-                         StateBasedActions, RemoveFromCombat, NextStep],
+                         StateBasedActions, RemoveFromCombat, NextStep, Pass, PlayLand, Cast, Activate, Advance],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
                  "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments",
                  "remove_from_combat": "objects"}
+# actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
+_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance")
 
 
 def _action_from_yaml(value: Any) -> Any:
@@ -388,6 +542,16 @@ def _action_from_yaml(value: Any) -> Any:
 
     An unknown action keeps its name as ``kind``, so validation reports it at its place.
     """
+    if isinstance(value, dict) and "kind" not in value and len(value) == 1:
+        (name, body), = value.items()
+        if name in _ACTION_MAPPING:
+            if name == "advance" and isinstance(body, str):
+                return {"kind": "advance", "step": body}
+            if name == "play_land" and isinstance(body, str):
+                return {"kind": "play_land", "card": body}
+            if name == "pass" and isinstance(body, str):
+                return {"kind": "pass", "by": body}
+            return {"kind": name, **body} if isinstance(body, dict) else {"kind": name}
     if isinstance(value, dict) and "kind" not in value:
         keys = [k for k in value if k in _ACTION_FIELD]
         if len(keys) == 1:
@@ -448,6 +612,12 @@ class Expectation(_Model):
     zones: dict[str, dict[Literal["library", "hand", "graveyard", "exile", "battlefield"], list[str]]] = Field(
         default_factory=dict, description="card names exactly in each zone (library top first, others unordered)")
     winner: str | None = Field(None, description='the player who won, or "none" for a draw')
+    stack: list[str] | None = Field(None, description="the stack, top first: card names (spells) or "
+                                                       "'<source id> ability <n>'")
+    priority: str | None = Field(None, description="the player who has priority")
+    turn: int | None = Field(None, ge=1)
+    active: str | None = None
+    mana_pool: dict[str, str] = Field(default_factory=dict, description='player -> "{R}{R}"')
 
 
 class Scenario(_Model):

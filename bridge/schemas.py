@@ -44,6 +44,19 @@ def _ability_input(defs: dict[str, Any]) -> None:
             "properties": {**quality_props, "controller": {"enum": ["you", "opponent"]}, "other": {"type": "boolean"}}}
 
 
+def _target_input(defs: dict[str, Any]) -> None:
+    """A target may be a word (creature, player, creature_or_player, spell, ...) or a flat
+    mapping of quality keys with controller, attacking, blocking and spell."""
+    if "TargetSpec" not in defs:
+        return
+    target = defs["TargetSpec"]
+    quality_props = defs["Quality"]["anyOf"][1]["properties"]
+    flat = {"type": "object", "additionalProperties": False,
+            "properties": {**quality_props, **target["properties"], "spell": {"type": "boolean"}}}
+    defs["TargetSpec"] = {"anyOf": [{"type": "string"}, flat], "title": "TargetSpec",
+                          "description": target.get("description", "")}
+
+
 def card_schema() -> dict[str, Any]:
     """The JSON Schema of a card file."""
     _, defs = models_json_schema([(Card, "validation"), (Quality, "validation"), (StaticAbility, "validation")],
@@ -54,6 +67,7 @@ def card_schema() -> dict[str, Any]:
     schema["properties"]["abilities"] = {**schema["properties"]["abilities"], "items": ABILITY_SCHEMA}
     _quality_input(definitions)
     _ability_input(definitions)
+    _target_input(definitions)
     # a flip card's flipped side is a card too (its "flip" field refers back to it)
     definitions["Card"] = {k: copy.deepcopy(v) for k, v in schema.items() if k != "title"}
     schema["$defs"] = definitions
@@ -95,6 +109,21 @@ def scenario_schema() -> dict[str, Any]:
     defs.pop("StateBasedActions", None)
     actions.append({"const": "sba", "title": "StateBasedActions",
                     "description": "perform state-based actions until none apply (CR 704.3)"})
+    # actions written as {name: {fields}} (CR 601, 602, 305, 115)
+    for name, shorthand in (("Cast", None), ("Activate", None), ("PlayLand", "card"), ("Advance", "step")):
+        model = defs.pop(name)
+        kind = model["properties"]["kind"]["const"]
+        body = {"type": "object", "additionalProperties": False,
+                "properties": {k: v for k, v in model["properties"].items() if k != "kind"},
+                "required": [r for r in model.get("required", []) if r != "kind"]}
+        if shorthand is not None:
+            body = {"anyOf": [model["properties"][shorthand], body]}
+        actions.append({"type": "object", "title": name, "description": model.get("description", ""),
+                        "properties": {kind: body}, "required": [kind], "additionalProperties": False})
+    defs.pop("Pass", None)
+    actions.append({"const": "pass", "title": "Pass", "description": "the player with priority passes (CR 115.3d)"})
+    actions.append({"type": "object", "title": "PassBy", "description": "this player, who has priority, passes",
+                    "properties": {"pass": {"type": "string"}}, "required": ["pass"], "additionalProperties": False})
     defs.pop("NextStep", None)
     actions.append({"const": "next_step", "title": "NextStep",
                     "description": "end the step; the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3)"})

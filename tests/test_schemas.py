@@ -27,7 +27,8 @@ def test_scenario_schema_describes_actions_and_state() -> None:
     defs = schema["$defs"]
     actions = {a["title"] for a in schema["properties"]["do"]["items"]["oneOf"]}
     assert actions == {"DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage",
-                       "StateBasedActions", "RemoveFromCombat", "NextStep"}
+                       "StateBasedActions", "RemoveFromCombat", "NextStep", "Cast", "Activate", "PlayLand", "Advance",
+                       "Pass", "PassBy"}
     assert "GameState" in defs
     assert defs["Permanent"]["anyOf"][1]["additionalProperties"] is False
 

@@ -1,0 +1,624 @@
+"""Priority, the stack and the turn: the flow of the game (Python owns the loop).
+
+The rules decide (``asp_rules/stack/`` and ``asp_rules/turn/``): whether a spell may be cast,
+an ability activated or a land played now, how a mana cost is paid, what a resolving spell or
+ability does, which step comes next and its turn-based actions.  This module asks them and
+moves the game along: who has priority (CR 115.3), all players passing in succession (115.4),
+state-based actions before a player receives priority (115.5), resolving the top of the
+stack (608), ending a step and beginning the next (500.2-500.5, 703).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import clingo
+
+from bridge.cards import slug
+from bridge.errors import InputError
+from bridge.facts import asp_string, position_facts, stack_object_facts
+from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
+                           StackObject)
+from bridge.solver import Session
+from bridge.verdict import Verdict
+
+if TYPE_CHECKING:
+    from bridge.game import Game
+
+__all__ = ["check_cast", "check_activate", "check_play_land", "after_cast", "after_activate", "after_play_land",
+           "check_pass", "after_pass", "advance", "resolve_top", "begin_step"]
+
+ACTING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/cast", "stack/mana")
+RESOLVING = ("combat/common", "stack/objects", "stack/targets", "stack/resolve", "combat/damage_dealing", "sba")
+TURN = ("combat/common", "characteristics/players", "turn/steps")
+MAIN_STEPS = ("main1", "main2")
+
+
+# ---------------------------------------------------------------------- finding what a player names
+def _actor(state: GameState, by: str | None, where: str) -> str:
+    names = [p.name for p in state.players]
+    if by is not None and by not in names:
+        raise InputError(f"{by!r} is not a player", location=f"{where}.by")
+    return by or state.priority_player()
+
+
+def _in_hand(state: GameState, player: str, card: str, where: str) -> CardRef:
+    """The card a player names in his or her hand: by id, else by card name."""
+    hand = state.player(player).hand
+    for obj in hand:
+        if obj.id == card:
+            return obj
+    for obj in hand:
+        if obj.card.lower() == card.lower():
+            return obj
+    raise InputError(f"{card!r} is not in {player}'s hand (hand: {', '.join(o.card for o in hand) or 'empty'})",
+                     location=where)
+
+
+# ---------------------------------------------------------------------- casting and activating
+def _acting_facts(game: "Game", item: StackObject, marker: str, pay: list[str] | None) -> str:
+    used: dict[str, object] = {}
+    cards = dict(game.position.cards)
+    if item.card is not None and item.id not in cards:
+        cards[item.id] = game.pool.get(item.card)  # type: ignore[index]
+    lines = stack_object_facts(game.state, item, 0, cards, used)  # type: ignore[arg-type]
+    lines += [fact for card in used.values() for fact in card.facts()]  # type: ignore[attr-defined]
+    lines.append(f"{marker}({asp_string(item.id or '')}).")
+    lines += [f"declared_pay({asp_string(s)})." for s in pay or []]
+    return game.position.facts + "\n" + "\n".join(lines)
+
+
+def _judge(game: "Game", item: StackObject, marker: str, pay: list[str] | None,
+           extra: Iterable[str] = ()) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    for s in pay or []:
+        game._require_permanent_at(s, "pay")
+    facts = _acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
+    model = Session(game.modules(*ACTING), facts).solve().model
+    return game.reader.verdict(model), model
+
+
+def cast_object(game: "Game", action: Cast) -> StackObject:
+    """The spell a cast action would put on the stack (CR 601.2a)."""
+    player = _actor(game.state, action.by, "cast")
+    card = _in_hand(game.state, player, action.card, "cast.card")
+    for t in action.targets:
+        game._require_object(t, "cast.targets")
+    return StackObject(id=card.id, card=card.card, controller=player, targets=list(action.targets), x=action.x)
+
+
+def check_cast(game: "Game", action: Cast) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """Is casting this spell legal now (CR 601.2, 115.1a)?"""
+    item = cast_object(game, action)
+    return _judge(game, item, "casting", action.pay)
+
+
+def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 601.2a-h: the card moves to the stack, the cost is paid; its caster keeps priority."""
+    item = cast_object(game, action)
+    state = _pay(game.state, item.controller or game.state.active, model)
+    players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id]}) for p in state.players]
+    return _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])
+
+
+def activate_object(game: "Game", action: Activate) -> StackObject:
+    """The ability an activate action would put on the stack (CR 602.2a)."""
+    player = _actor(game.state, action.by, "activate")
+    game._require_permanent_at(action.source, "activate.source")
+    for t in action.targets:
+        game._require_object(t, "activate.targets")
+    number = action.ability or 1
+    card = game.position.card(action.source)
+    if not action.mana and number > len(card.activated):
+        raise InputError(f"{card.name} has no activated ability {number} (it has {len(card.activated)})",
+                         location="activate.ability")
+    taken = game.state.object_ids()
+    base = f"{action.source}_ability"
+    n, oid = 1, base
+    while oid in taken:
+        n += 1
+        oid = f"{base}_{n}"
+    return StackObject(id=oid, source=action.source, ability=number, controller=player,
+                       targets=list(action.targets), x=action.x)
+
+
+def check_activate(game: "Game", action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """Is activating this ability legal now (CR 602.2, 602.5, 606.3, 605.3a)?"""
+    if action.mana:
+        return _check_mana_ability(game, action)
+    item = activate_object(game, action)
+    return _judge(game, item, "activating", action.pay)
+
+
+def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 602.2: the ability goes on the stack, its costs are paid; its controller keeps
+    priority.  A mana ability (605.3b) adds its mana at once and doesn't use the stack."""
+    state = game.state
+    if action.mana:
+        return _after_mana_ability(game, action)
+    item = activate_object(game, action)
+    card = game.position.card(action.source)
+    ability = card.activated[(item.ability or 1) - 1]
+    state = _pay(state, item.controller or state.active, model)
+    source = state.permanent(action.source)
+    changes: dict[str, object] = {}
+    if ability.tap:
+        changes["tapped"] = True
+    if ability.loyalty is not None:
+        counters = dict(source.counters)
+        counters["loyalty"] = game.characteristics(action.source).loyalty + ability.loyalty  # type: ignore[operator]
+        changes["counters"] = counters
+    state = _update_permanent(state, action.source, changes)
+    players = list(state.players)
+    if ability.pay_life:
+        players = [p.model_copy(update={"life": p.life - ability.pay_life}) if p.name == item.controller else p
+                   for p in players]
+    state = _update(state, players=players)
+    if ability.sacrifice_self:
+        state = _move_permanents(state, {action.source: "graveyard"})
+    used = [*state.activated_this_turn, f"{action.source}/{item.ability}"]
+    return _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
+
+
+def _check_mana_ability(game: "Game", action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 605.3a: a mana ability of an untapped permanent its activator controls; a creature
+    only if it has been controlled since the turn began (302.6) or has haste."""
+    from bridge.verdict import Violation
+    player = _actor(game.state, action.by, "activate")
+    game._require_permanent_at(action.source, "activate.source")
+    model = Session(game.modules("combat/common"), game.position.facts).solve().model
+    sources = {s.arguments[0].string for s in model if s.match("mana_source", 2)
+               and s.arguments[1].string == player}
+    if action.source in sources:
+        return Verdict(legal=True), model
+    words = f"{game.describe(action.source)} is not an untapped mana source {player} can tap now"
+    violation = Violation(rule="605.3a", objects=(action.source,), message=words, reason="not_a_mana_source",
+                          step_rule="605.3a", world="declared")
+    return Verdict(legal=False, violations=(violation,)), model
+
+
+def _after_mana_ability(game: "Game", action: Activate) -> GameState:
+    player = _actor(game.state, action.by, "activate")
+    abilities = [a for a in game.characteristics(action.source).abilities if a.startswith("mana(")]
+    color = abilities[0][5:-1].upper() if abilities else "C"
+    state = _update_permanent(game.state, action.source, {"tapped": True})
+    players = [p.model_copy(update={"mana_pool": p.mana_pool + "{" + color + "}"}) if p.name == player else p
+               for p in state.players]
+    return _update(state, players=players)
+
+
+def _pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 601.2g, 605.3a: tap the sources the payment names and take the mana from the pool."""
+    tapped = {s.arguments[0].string for s in model if s.match("tap_for_mana", 2)}
+    used = {s.arguments[1].name.upper(): s.arguments[2].number for s in model if s.match("use_pool", 3)
+            and s.arguments[0].string == player}
+    state = _update_permanents(state, {t: {"tapped": True} for t in tapped})
+    players = []
+    for p in state.players:
+        if p.name == player and used:
+            symbols = [p.mana_pool[i:i + 3] for i in range(0, len(p.mana_pool), 3)]
+            left = []
+            for symbol in symbols:
+                color = symbol[1]
+                if used.get(color, 0) > 0:
+                    used[color] -= 1
+                else:
+                    left.append(symbol)
+            p = p.model_copy(update={"mana_pool": "".join(left)})
+        players.append(p)
+    return _update(state, players=players)
+
+
+# ---------------------------------------------------------------------- lands
+def check_play_land(game: "Game", action: PlayLand) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 115.1c, 305.1-305.3: may this player play this land now?"""
+    player = _actor(game.state, action.by, "play_land")
+    card = _in_hand(game.state, player, action.card, "play_land.card")
+    facts = game.position.facts + f"\nplaying_land({asp_string(card.id or '')}, {asp_string(player)})."
+    model = Session(game.modules(*ACTING), facts).solve().model
+    return game.reader.verdict(model), model
+
+
+def after_play_land(game: "Game", action: PlayLand) -> GameState:
+    """CR 305.1, 114.3: the land enters the battlefield; its player keeps priority."""
+    player = _actor(game.state, action.by, "play_land")
+    card = _in_hand(game.state, player, action.card, "play_land.card")
+    state = game.state
+    stamp = _next_timestamp(game)
+    players = []
+    for p in state.players:
+        if p.name == player:
+            p = p.model_copy(update={
+                "hand": [c for c in p.hand if c.id != card.id],
+                "battlefield": [*p.battlefield, Permanent(id=card.id, card=card.card, timestamp=stamp)],
+                "lands_played": p.lands_played + 1})
+        players.append(p)
+    return _update(state, players=players, priority=player, passed=[])
+
+
+# ---------------------------------------------------------------------- priority
+def check_pass(game: "Game", action: Pass) -> Verdict:
+    """CR 115.3d: only the player with priority passes."""
+    from bridge.verdict import Violation
+    player = _actor(game.state, action.by, "pass")
+    if player == game.state.priority_player():
+        return Verdict(legal=True)
+    violation = Violation(rule="115.3d", objects=(player,), reason="no_priority", step_rule="115.1",
+                          message=f"{player} doesn't have priority ({game.state.priority_player()} has)",
+                          world="declared")
+    return Verdict(legal=False, violations=(violation,))
+
+
+def after_pass(game: "Game", action: Pass) -> GameState:
+    """CR 115.3d, 115.4: the next player receives priority; when all players have passed in
+    succession, the top of the stack resolves or, with an empty stack, the step ends."""
+    game = _damage_first(game)
+    state = game.state
+    player = state.priority_player()
+    passed = [*state.passed, player]
+    if len(set(passed)) < len(state.players):
+        return _update(state, priority=state.opponent(player), passed=passed)
+    if state.stack:
+        return resolve_top(game)
+    return end_step(game)
+
+
+def _damage_first(game: "Game") -> "Game":
+    """CR 510.1-510.2: in a combat damage step, combat damage is dealt before anyone gets
+    priority: by the default assignment when none was announced."""
+    from bridge.game import Game
+    state = game.state
+    if state.step not in ("first_strike_damage", "combat_damage") or state.combat_damage_dealt:
+        return game
+    g = Game(state, game.pool)
+    g.push(AssignDamage(assignments={}))
+    return Game(_give_priority(g, g.state, state.active), game.pool)
+
+
+def _give_priority(game: "Game", state: GameState, player: str) -> GameState:
+    """CR 115.5: state-based actions first, then the player receives priority."""
+    from bridge.game import Game
+    state = Game(state, game.pool)._state_based_actions()
+    return _update(state, priority=player, passed=[])
+
+
+# ---------------------------------------------------------------------- resolving
+def resolve_top(game: "Game") -> GameState:
+    """CR 608: the top object of the stack resolves; then the active player receives
+    priority (115.3b)."""
+    from bridge.game import Game
+    state = game.state
+    top = state.stack[0]
+    facts = game.position.facts + f"\nresolving({asp_string(top.id or '')})."
+    model = Session(game.modules(*RESOLVING), facts).solve().model
+    rest = state.stack[1:]
+    countered = any(s.match("countered_on_resolution", 1) for s in model)
+    state = _update(state, stack=rest)
+    if not countered:
+        state = _apply_results(game, state, top, model)
+    if top.card is not None and not top.copy_of_card and not countered and _is_permanent_card(game, top):
+        state = _enter_battlefield(game, state, top)
+    elif top.card is not None and not top.copy_of_card:
+        # CR 608.2j (instants and sorceries), 701.5a: to its owner's graveyard
+        state = _to_zone(state, top, "graveyard")
+    return _give_priority(Game(state, game.pool), state, state.active)
+
+
+def _is_permanent_card(game: "Game", item: StackObject) -> bool:
+    card = game.pool.get(item.card or "")
+    return not ({"instant", "sorcery"} & set(card.types))
+
+
+def _owner(state: GameState, item: StackObject) -> str:
+    return item.controller or state.active
+
+
+def _to_zone(state: GameState, item: StackObject, zone: str) -> GameState:
+    owner = _owner(state, item)
+    players = [p.model_copy(update={zone: [*getattr(p, zone), CardRef(id=item.id, card=item.card or "")]})
+               if p.name == owner else p for p in state.players]
+    return _update(state, players=players)
+
+
+def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> GameState:
+    """CR 608.3: a permanent spell enters the battlefield under its controller's control; an
+    Aura spell attached to its target (303.4f)."""
+    card = game.pool.get(item.card or "")
+    attached = item.targets[0] if "aura" in [slug(s) for s in card.subtypes] and item.targets else None
+    if attached is not None and attached not in {p.id for p in state.permanents()} \
+            and attached not in {p.name for p in state.players}:
+        return _to_zone(state, item, "graveyard")
+    perm = Permanent(id=item.id, card=item.card or "", sick=True, attached_to=attached,
+                     timestamp=_next_timestamp(game, state))
+    controller = item.controller or state.active
+    players = [p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
+               for p in state.players]
+    return _update(state, players=players)
+
+
+def _apply_results(game: "Game", state: GameState, top: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 608.2c: carry out what the rules said the resolving object does."""
+    from bridge.game import _deal_damage
+    results = [s.arguments[0] for s in model if s.match("result", 1)]
+    state = _deal_damage(state, model).model_copy(update={"combat_damage_dealt": state.combat_damage_dealt})
+    moves: dict[str, str] = {}
+    changes: dict[str, dict[str, object]] = {}
+    life: dict[str, int] = {}
+    draws: dict[str, int] = {}
+    effects: list[Effect] = []
+    tokens: list[tuple[str, str, int]] = []
+    countered: list[str] = []
+    for r in results:
+        args = r.arguments
+        target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
+        if r.name in ("destroy", "sacrifice"):
+            moves[target] = "graveyard"  # type: ignore[index]
+        elif r.name == "exile":
+            moves[target] = "exile"  # type: ignore[index]
+        elif r.name == "return_to_hand":
+            moves[target] = "hand"  # type: ignore[index]
+        elif r.name in ("put_on_top", "put_on_bottom"):
+            moves[target] = r.name  # type: ignore[index]
+        elif r.name == "regenerate":
+            perm = state.permanent(target)  # type: ignore[arg-type]
+            changes[target] = {"tapped": True, "damage": 0, "deathtouch_damage": False,  # type: ignore[index]
+                               "regeneration_shields": perm.regeneration_shields - 1}
+        elif r.name in ("tap", "untap"):
+            changes.setdefault(target, {})["tapped"] = r.name == "tap"  # type: ignore[arg-type]
+        elif r.name == "regeneration_shield":
+            perm = state.permanent(target)  # type: ignore[arg-type]
+            changes.setdefault(target, {})["regeneration_shields"] = perm.regeneration_shields + 1  # type: ignore[arg-type]
+        elif r.name == "prevention_shield":
+            n = args[1].number
+            if target in {p.name for p in state.players}:
+                life.setdefault(f"shield:{target}", 0)
+                life[f"shield:{target}"] += n
+            else:
+                perm = state.permanent(target)  # type: ignore[arg-type]
+                changes.setdefault(target, {})["prevention_shield"] = perm.prevention_shield + n  # type: ignore[arg-type]
+        elif r.name == "counter":
+            countered.append(target)  # type: ignore[arg-type]
+        elif r.name == "draw":
+            draws[target] = draws.get(target, 0) + args[1].number  # type: ignore[index]
+        elif r.name == "gain_life":
+            life[target] = life.get(target, 0) + args[1].number  # type: ignore[index]
+        elif r.name == "lose_life":
+            life[target] = life.get(target, 0) - args[1].number  # type: ignore[index]
+        elif r.name == "put_counters":
+            perm = state.permanent(target)  # type: ignore[arg-type]
+            counters = dict(changes.get(target, {}).get("counters", perm.counters))  # type: ignore[arg-type]
+            kind = args[1].string
+            counters[kind] = counters.get(kind, 0) + args[2].number
+            changes.setdefault(target, {})["counters"] = counters  # type: ignore[arg-type]
+        elif r.name == "create_tokens":
+            tokens.append((target, args[1].string, args[2].number))  # type: ignore[arg-type]
+        elif r.name == "effect":
+            effects.append(args[1].string)  # type: ignore[arg-type]
+    state = _update_permanents(state, changes)
+    if effects:
+        source = top.card if top.card is not None else top.source
+        stamp = _next_timestamp(game, state)
+        effect = Effect(source=source, targets=sorted(set(effects)), timestamp=stamp,
+                        controller=top.controller or state.active)
+        state = _update(state, effects=[*state.effects, effect])
+    players = []
+    for p in state.players:
+        update: dict[str, object] = {"life": p.life + life.get(p.name, 0)}
+        if f"shield:{p.name}" in life:
+            update["prevention_shield"] = p.prevention_shield + life[f"shield:{p.name}"]
+        players.append(p.model_copy(update=update))
+    state = _update(state, players=players)
+    for player, n in draws.items():
+        state = draw(state, player, n)
+    if moves:
+        state = _move_permanents(state, moves)
+    for player, card_name, n in tokens:
+        state = _create_tokens(game, state, player, card_name, n)
+    if countered:
+        state = _counter(state, countered)
+    return state
+
+
+def _counter(state: GameState, ids: list[str]) -> GameState:
+    """CR 701.5a: a countered spell goes to its owner's graveyard; an ability just leaves."""
+    for oid in ids:
+        item = state.stack_object(oid)
+        state = _update(state, stack=[s for s in state.stack if s.id != oid])
+        if item.card is not None and not item.copy_of_card:
+            state = _to_zone(state, item, "graveyard")
+    return state
+
+
+def draw(state: GameState, player: str, n: int) -> GameState:
+    """CR 120.1-120.2: draw from the top of the library; drawing from an empty library is
+    recorded for the state-based actions (704.5b)."""
+    players = []
+    for p in state.players:
+        if p.name == player:
+            take = p.library[:n]
+            empty = len(p.library) < n
+            p = p.model_copy(update={"library": p.library[n:], "hand": [*p.hand, *take],
+                                     "drew_from_empty_library": p.drew_from_empty_library or empty})
+        players.append(p)
+    return _update(state, players=players)
+
+
+def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, n: int) -> GameState:
+    """CR 110.5b: tokens enter the battlefield under the player's control."""
+    card = next((c for c in game.pool.all() if c.id == card_slug), None)
+    if card is None:
+        raise InputError(f"the token card {card_slug!r} is not in the card pool")
+    taken = state.object_ids()
+    new = []
+    for _ in range(n):
+        k = 1
+        while f"{card_slug}_token_{k}" in taken:
+            k += 1
+        oid = f"{card_slug}_token_{k}"
+        taken.add(oid)
+        new.append(Permanent(id=oid, card=card.name, token=True, sick=True,
+                             timestamp=_next_timestamp(game, state) + len(new)))
+    players = [p.model_copy(update={"battlefield": [*p.battlefield, *new]}) if p.name == player else p
+               for p in state.players]
+    return _update(state, players=players)
+
+
+def _move_permanents(state: GameState, moves: dict[str, str]) -> GameState:
+    """Permanents leave the battlefield for their owner's zones (tokens cease to exist,
+    704.5d); what was attached to them, blocked by them or attacking them is updated."""
+    from bridge.game import _remove_from_combat
+    state = _remove_from_combat(state, set(moves))
+    owners = {perm.id: player.name for player in state.players for perm in player.battlefield}
+    leaving = {perm.id: perm for perm in state.permanents() if perm.id in moves}
+    players = []
+    for player in state.players:
+        battlefield = []
+        for perm in player.battlefield:
+            if perm.id in leaving:
+                continue
+            if perm.attached_to in leaving:
+                perm = perm.model_copy(update={"attached_to": None})
+            battlefield.append(perm)
+        update: dict[str, object] = {"battlefield": battlefield}
+        for oid, perm in leaving.items():
+            if owners[oid] != player.name or perm.token:
+                continue
+            ref = CardRef(id=oid, card=perm.card)
+            where = moves[oid]
+            if where == "put_on_top":
+                update["library"] = [ref, *update.get("library", player.library)]  # type: ignore[misc]
+            elif where == "put_on_bottom":
+                update["library"] = [*update.get("library", player.library), ref]  # type: ignore[misc]
+            else:
+                update[where] = [*update.get(where, getattr(player, where)), ref]  # type: ignore[misc]
+        players.append(player.model_copy(update=update))
+    effects = [e.model_copy(update={"targets": [t for t in e.targets if t not in leaving]})
+               for e in state.effects if not e.targets or set(e.targets) - set(leaving)]
+    return _update(state, players=players, effects=effects)
+
+
+# ---------------------------------------------------------------------- steps and turns
+def end_step(game: "Game") -> GameState:
+    """CR 500.2-500.5: the step ends (mana pools empty, 300.3 of this edition: no mana burn)
+    and the next begins with its turn-based actions; leaving a combat damage step in which
+    no damage was dealt deals it first."""
+    from bridge.game import Game
+    state = game.state
+    if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
+        game = _damage_first(game)
+        state = game.state
+    model = game._steps_model(state)
+    step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
+    new_turn = any(s.match("new_turn", 0) for s in model)
+    strikers = {s.arguments[0].string for s in model if s.match("strikes_first", 1)}
+    return begin_step(game, state, step, new_turn, strikers)
+
+
+def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strikers: set[str]) -> GameState:
+    """The step begins: its turn-based actions (703), then priority (115.3a) or, in the
+    untap and cleanup steps, the next step at once (502.3, 514.3)."""
+    from bridge.game import Game, _update_permanents as update
+    players = [p.model_copy(update={"mana_pool": ""}) for p in state.players]
+    state = _update(state, players=players, passed=[], priority=None, combat_damage_dealt=False)
+    if step == "first_strike_damage":
+        state = update(state, {c: {"struck_first": True} for c in strikers})
+    if step == "main2":
+        # CR 511.3: as the end of combat step ends, everything is removed from combat
+        state = update(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,
+                                      "damage_order": [], "struck_first": False, "removed_from_combat": False}
+                               for p in state.permanents() if p.id})
+    if new_turn:
+        # CR 500.1, 103.6: the other player's turn begins; CR 302.6: that player's permanents
+        # have been under his or her control since it began
+        active = state.opponent(state.active)
+        players = [p.model_copy(update={"lands_played": 0}) for p in state.players]
+        state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[])
+        state = update(state, {p.id: {"sick": False} for p in state.permanents()
+                               if p.id and state.controller_of(p) == active})
+    state = _update(state, step=step)
+    g = Game(state, game.pool)
+    model = Session(g.modules(*TURN), g.position.facts).solve().model
+    state = _turn_based_actions(g, state, model)
+    if step == "cleanup":
+        # CR 514.2: "until end of turn" effects end (with the damage removed above)
+        state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
+        players = [p.model_copy(update={"prevention_shield": 0}) for p in state.players]
+        state = _update(state, players=players)
+        state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0}
+                               for p in state.permanents() if p.id and (p.prevention_shield or p.regeneration_shields)})
+    if any(s.match("has_priority_step", 0) for s in model):
+        if step in ("first_strike_damage", "combat_damage"):
+            return state  # combat damage is assigned first (510.1); then priority
+        return _give_priority(g, state, state.active)
+    # CR 502.3, 514.3: no priority; the step ends
+    g = Game(Game(state, game.pool)._state_based_actions(), game.pool)
+    return end_step(g)
+
+
+def _duration(game: "Game", effect: Effect) -> str:
+    if effect.source is not None and effect.source in game.pool:
+        spec = game.pool.get(effect.source).effect
+        if spec is not None:
+            return spec.duration
+    return "end_of_turn"
+
+
+def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
+    from bridge.game import _update_permanents as update
+    changes: dict[str, dict[str, object]] = {}
+    for s in model:
+        if not s.match("tba", 1):
+            continue
+        action = s.arguments[0]
+        target = action.arguments[0].string
+        if action.name == "untap":
+            changes.setdefault(target, {})["tapped"] = False
+        elif action.name == "remove_damage":
+            changes.setdefault(target, {})["damage"] = 0
+        elif action.name == "draw":
+            state = draw(state, target, 1)
+        elif action.name == "discard_to":
+            keep = action.arguments[1].number
+            players = []
+            for p in state.players:
+                if p.name == target:
+                    # the default choice: the cards listed last are discarded
+                    p = p.model_copy(update={"hand": p.hand[:keep], "graveyard": [*p.graveyard, *p.hand[keep:]]})
+                players.append(p)
+            state = _update(state, players=players)
+    return update(state, changes)
+
+
+def advance(game: "Game", step: str, turn: int | None) -> GameState:
+    """Players pass priority until the game reaches ``step`` (in ``turn`` if given; nothing
+    happens when it is there already); turn-based choices on the way take their defaults:
+    no attackers, no blockers, the default combat damage assignment."""
+    from bridge.game import Game
+    g = game
+    for _ in range(500):
+        state = g.state
+        if state.step == step and (turn is None or state.turn == turn):
+            return state
+        g = Game(after_pass(g, Pass()), g.pool)
+    raise InputError(f"the game did not reach the {step} step" + (f" of turn {turn}" if turn else ""))
+
+
+# ---------------------------------------------------------------------- small helpers
+def _next_timestamp(game: "Game", state: GameState | None = None) -> int:
+    state = state or game.state
+    stamps = list(position_facts(state, game.pool).timestamps.values())
+    stamps += [e.timestamp for e in state.effects if e.timestamp is not None]
+    return max(stamps, default=0) + 1
+
+
+def _update(state: GameState, **fields: object) -> GameState:
+    return GameState.model_validate(state.model_copy(update=fields).model_dump())
+
+
+def _update_permanents(state: GameState, changes: dict[str, dict[str, object]]) -> GameState:
+    from bridge.game import _update_permanents as update
+    return update(state, changes)
+
+
+def _update_permanent(state: GameState, object_id: str, changes: dict[str, object]) -> GameState:
+    return _update_permanents(state, {object_id: changes}) if changes else state
