@@ -456,6 +456,7 @@ class ResolveStep(_Strict):
     to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     on: str | None = Field(None, description="put_counters: on what")
+    cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
 
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
@@ -493,6 +494,8 @@ class ResolveStep(_Strict):
         if verb == "create_tokens":
             return [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
                     f"{int(value.get('count', 1))}, {self.who or 'you'}))."]
+        if verb == "destroy" and self.cant_be_regenerated:
+            return [f"step_does({key}, {index}, destroy_no_regeneration({value}))."]
         return [f"step_does({key}, {index}, {verb}({value}))."]
 
 

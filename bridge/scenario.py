@@ -205,6 +205,24 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             return differ(f"legal_attack_count: expected {expect.legal_attack_count}, got {count}")
     if expect.step is not None and game.state.step != expect.step:
         return differ(f"step: expected {expect.step}, got {game.state.step}")
+    for key, got in (("turn", game.state.turn), ("active", game.state.active),
+                     ("priority", game.state.priority_player())):
+        want = getattr(expect, key)
+        if want is not None and want != got:
+            return differ(f"{key}: expected {want}, got {got}")
+    if expect.stack is not None:
+        stack = [item.card if item.card is not None else f"{item.source} ability {item.ability}"
+                 for item in game.state.stack]
+        if stack != expect.stack:
+            return differ(f"stack: expected {expect.stack}, got {stack}")
+    for name, pool in expect.mana_pool.items():
+        try:
+            got_pool = game.state.player(name).mana_pool
+        except KeyError:
+            raise InputError(f"no player is called {name!r}", source=path, location=f"expect.mana_pool.{name}") from None
+        if sorted(got_pool[i:i + 3] for i in range(0, len(got_pool), 3)) != \
+                sorted(pool[i:i + 3] for i in range(0, len(pool), 3)):
+            return differ(f"mana_pool.{name}: expected {pool or 'empty'}, got {got_pool or 'empty'}")
     for name, zones in expect.zones.items():
         try:
             player = game.state.player(name)

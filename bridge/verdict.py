@@ -76,6 +76,42 @@ MESSAGES: dict[str, str] = {
     "trample_too_early": "{0} tramples over before {1}, which blocks it, is assigned lethal damage",
     "not_in_combat": "{0} is not attacking or blocking anything now, so it assigns no combat damage",
     "damage_already_dealt": "combat damage was already dealt in this {0} step",
+    # casting spells, activating abilities, playing lands (CR 115, 601, 602, 305)
+    "no_priority": "{0} doesn't have priority",
+    "timing_sorcery": "{0} is a sorcery: it can be cast only in its caster's main phase with the stack empty ({1})",
+    "timing_creature": "{0} is a creature spell: it can be cast only in its caster's main phase with the stack "
+                       "empty ({1})",
+    "timing_artifact": "{0} is an artifact spell: it can be cast only in its caster's main phase with the stack "
+                       "empty ({1})",
+    "timing_enchantment": "{0} is an enchantment spell: it can be cast only in its caster's main phase with the "
+                          "stack empty ({1})",
+    "timing_planeswalker": "{0} is a planeswalker spell: it can be cast only in its caster's main phase with the "
+                           "stack empty ({1})",
+    "timing_ability": "{0} can be activated only as a sorcery ({1})",
+    "timing_loyalty": "{0} is a loyalty ability: only as a sorcery ({1})",
+    "missing_target": "{0} needs a target for its target number {1}",
+    "illegal_target": "{1} is not a legal target for {0}",
+    "extra_target": "{0} has no target for {1}",
+    "target_itself": "{0} can't target itself",
+    "target_shroud": "{1} has shroud, so {0} can't target it",
+    "target_protection": "{1} has protection from a quality of {0}, so it can't be targeted by it",
+    "unpaid_cost": "the total cost of {0} ({1} mana) can't be paid with the mana available",
+    "unsupported_cost": "{0} has a mana symbol this engine can't pay yet",
+    "not_a_mana_source": "{0} is not an untapped source of mana its player can use",
+    "tap_summoning_sick": "{0} is a creature its controller hasn't controlled since the turn began, so its {{T}} "
+                          "abilities can't be activated",
+    "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
+    "life_cost": "{0} can't pay {1} life",
+    "once_each_turn": "{0}'s ability can be activated only once each turn",
+    "loyalty_once_each_turn": "a loyalty ability of {0} was already activated this turn",
+    "loyalty_cost": "{0} doesn't have enough loyalty counters to remove {1}",
+    "not_your_permanent": "{0} is not controlled by the player activating its ability",
+    "no_such_ability": "{0} doesn't have that activated ability",
+    "not_a_land": "{0} is not a land",
+    "land_timing_step": "a land is played in its player's main phase, not now ({0})",
+    "land_timing_turn": "{1} can't play a land in another player's turn ({0})",
+    "land_timing_stack": "a land can be played only when the stack is empty ({0})",
+    "land_already_played": "{0} already played {1} land(s) this turn",
     # prevention shields (CR 615.7)
     "prevention_without_shield": "{0} has no prevention shield that would prevent this damage",
     "prevention_exceeds_damage": "{1} would not deal {2} damage to {0}, so the shield can't prevent that much of it",
