@@ -612,6 +612,16 @@ class Card(_Strict):
                 extra.append(Ability(keyword="mana", mana=mana))
         return [*self.abilities, *extra]
 
+    def spell_targets(self) -> list[TargetSpec]:
+        """The targets of the card as a spell; an Aura spell targets what its enchant ability
+        names (CR 113.1b, 303.4a)."""
+        if self.targets or "aura" not in [slug(t) for t in self.subtypes]:
+            return list(self.targets)
+        enchant = next((a.quality for a in self.abilities if isinstance(a, Ability) and a.keyword == "enchant"), None)
+        if enchant is None:
+            return []
+        return [TargetSpec(kind="player") if enchant.player else TargetSpec(kind="permanent", quality=enchant)]
+
     def keyword_names(self) -> list[str]:
         """Names of the card's keyword abilities (not its static abilities)."""
         return [a.keyword for a in self.all_abilities() if isinstance(a, Ability)]
@@ -663,8 +673,8 @@ class Card(_Strict):
             for a in self.effect.abilities():
                 _collect_qualities(a, qualities)
         # CR 601.2c, 608.2c: a spell's targets and what it does; CR 602: activated abilities
-        if "instant" in self.types or "sorcery" in self.types or self.targets or self.resolve:
-            out += _spell_facts(f"sp({c})", self.mana_cost or "", self.targets, self.resolve, self.effect, qualities)
+        out += _spell_facts(f"sp({c})", self.mana_cost or "", self.spell_targets(), self.resolve, self.effect,
+                            qualities)
         for k, ability in enumerate(self.activated, start=1):
             key = f"ab({c}, {k})"
             out.append(f"card_value({c}, ability, activated({c}, {k})).")

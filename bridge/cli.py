@@ -179,3 +179,65 @@ def schema(cards: bool) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+@main.command()
+@click.argument("path")
+@click.option("--human", "humans", multiple=True, help="a player a person plays at the prompt (default: the active "
+                                                       "player); the others play by --opponent")
+@click.option("--opponent", type=click.Choice(["random", "first", "human"]), default="random",
+              help="how the other players choose")
+@click.option("--seed", default=1, show_default=True, help="seed of the random players")
+@click.option("--max-actions", default=2000, show_default=True)
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
+              help="write the game log (JSON) here; `mtgasp replay` plays it back")
+def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actions: int, log_path: str | None) -> None:
+    """Play the position of a scenario file to the end: a person at the prompt against the
+    chosen opponent; each turn shows the board, the stack and the numbered legal actions."""
+    from bridge.agents import FirstLegalAgent, HumanAgent, RandomAgent, describe_game, play as run
+    scenario, game = _load(path)
+    names = [p.name for p in game.state.players]
+    for name in humans:
+        if name not in names:
+            _fail(f"{path}: no player is called {name!r} (players: {', '.join(names)})")
+    humans = humans or (game.state.active,)
+    agents: dict[str, object] = {}
+    for i, name in enumerate(names):
+        if name in humans or opponent == "human":
+            agents[name] = HumanAgent(read=lambda prompt: click.prompt(prompt, prompt_suffix="", default="q",
+                                                                      show_default=False),
+                                      write=click.echo)
+        elif opponent == "first":
+            agents[name] = FirstLegalAgent()
+        else:
+            agents[name] = RandomAgent(seed + i)
+    try:
+        run(game, agents, max_actions=max_actions)  # type: ignore[arg-type]
+    except (KeyboardInterrupt, click.Abort):
+        click.echo("stopped")
+    except MtgaspError as exc:
+        _fail(f"{path}: {exc}")
+    click.echo(describe_game(game))
+    winner = game.winner()
+    click.echo(f"winner: {winner}" if winner else f"no winner after {len(game.log)} actions")
+    if log_path:
+        Path(log_path).write_text(json.dumps(game.game_log(), indent=1))
+        click.echo(f"game log: {log_path}")
+
+
+@main.command()
+@click.argument("log_path", type=click.Path(exists=True, dir_okay=False))
+def replay(log_path: str) -> None:
+    """Replay a game log and print the final position."""
+    from bridge.agents import describe_game
+    try:
+        data = json.loads(Path(log_path).read_text())
+        game = Game.replay(data)
+    except (ValueError, KeyError) as exc:
+        _fail(f"{log_path}: not a game log: {exc}")
+        return
+    except MtgaspError as exc:
+        _fail(f"{log_path}: {exc}")
+        return
+    click.echo(describe_game(game))
+    click.echo(f"{len(game.log)} actions replayed")

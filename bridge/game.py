@@ -91,6 +91,8 @@ class Game:
     def __init__(self, state: GameState, pool: CardPool | None = None) -> None:
         self.pool = pool or CardPool.default()
         self._history: list[GameState] = []
+        self.start = state
+        self.log: list[Action] = []
         self._set_state(state)
 
     # ------------------------------------------------------------------ construction
@@ -398,13 +400,40 @@ class Game:
             raise IllegalActionError(verdict)
         self._history.append(self.state)
         self._set_state(self._after(action, model))
+        self.log.append(action)
         return verdict
 
     def pop(self) -> GameState:
         """Take back the last action; return the state it had produced."""
         undone = self.state
         self._set_state(self._history.pop())
+        self.log.pop()
         return undone
+
+    # ------------------------------------------------------------------ the game log
+    def game_log(self) -> dict[str, object]:
+        """The starting position and every action applied since, enough to replay the game."""
+        return {"state": self.start.model_dump(mode="json", exclude_defaults=True),
+                "actions": [a.model_dump(mode="json", exclude_defaults=True) | {"kind": a.kind} for a in self.log]}
+
+    @classmethod
+    def replay(cls, log: Mapping[str, object], pool: CardPool | None = None) -> "Game":
+        """A game that replays a log written by :meth:`game_log`."""
+        from pydantic import TypeAdapter
+        actions = TypeAdapter(list[Action]).validate_python(log.get("actions") or [])
+        game = cls.from_state(log["state"], pool)  # type: ignore[arg-type]
+        for action in actions:
+            game.push(action)
+        return game
+
+    def winner(self) -> str | None:
+        """The player who won (CR 104.2a: the other one lost), "none" for a draw, else None."""
+        lost = [p.name for p in self.state.players if p.lost]
+        if not lost:
+            return None
+        if len(lost) == len(self.state.players):
+            return "none"
+        return next(p.name for p in self.state.players if not p.lost)
 
     def _after(self, action: Action, model: frozenset[clingo.Symbol]) -> GameState:
         if isinstance(action, DeclareAttackers):
@@ -444,6 +473,7 @@ class Game:
             if creature in bands:
                 changes[creature]["band"] = bands[creature]
         state = _update_permanents(self.state, changes)
+        state = state.model_copy(update={"declared": [*state.declared, "attackers"]})
         return _pay_attack_costs(state, model)
 
     def _after_block(self, action: DeclareBlockers, model: frozenset[clingo.Symbol]) -> GameState:
@@ -455,7 +485,8 @@ class Game:
         for blocker, attackers in action.blockers.items():
             extra = [a for a in result.get(blocker, []) if a not in attackers]
             changes[blocker] = {"blocking": list(attackers) + sorted(extra)}
-        return _update_permanents(self.state, changes)
+        state = _update_permanents(self.state, changes)
+        return state.model_copy(update={"declared": [*state.declared, "blockers"]})
 
 
 # ---------------------------------------------------------------------- declarations as facts

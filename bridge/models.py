@@ -190,6 +190,8 @@ class GameState(_Model):
     combat_damage_dealt: bool = Field(False, description="combat damage was dealt in this combat damage step "
                                                          "(CR 510.2)")
     stack: list[StackObject] = Field(default_factory=list, description="top first (CR 405)")
+    declared: list[Literal["attackers", "blockers"]] = Field(
+        default_factory=list, description="the declarations made in this combat (CR 508.1, 509.1)")
     priority: str | None = Field(None, description="the player who has priority (by default the active "
                                                    "player, CR 116.3a-b)")
     passed: list[str] = Field(default_factory=list, description="players who passed in succession since the "

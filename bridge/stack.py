@@ -82,6 +82,10 @@ def cast_object(game: "Game", action: Cast) -> StackObject:
     """The spell a cast action would put on the stack (CR 601.2a)."""
     player = _actor(game.state, action.by, "cast")
     card = _in_hand(game.state, player, action.card, "cast.card")
+    spec = game.pool.get(card.card)
+    if {"instant", "sorcery"} & set(spec.types) and not spec.resolve and not (spec.effect and spec.targets):
+        raise InputError(f"what {spec.name} does is not in the card vocabulary yet (its text: {spec.text.strip()!r})",
+                         location="cast.card")
     for t in action.targets:
         game._require_object(t, "cast.targets")
     return StackObject(id=card.id, card=card.card, controller=player, targets=list(action.targets), x=action.x)
@@ -522,6 +526,8 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     state = _update(state, players=players, passed=[], priority=None, combat_damage_dealt=False)
     if step == "first_strike_damage":
         state = update(state, {c: {"struck_first": True} for c in strikers})
+    if step == "main2" or new_turn:
+        state = _update(state, declared=[])
     if step == "main2":
         # CR 511.3: as the end of combat step ends, everything is removed from combat
         state = update(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,

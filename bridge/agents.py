@@ -1,0 +1,281 @@
+"""Who decides, what they may do, and the loop that asks them.
+
+``decisions(game)`` names the player who must act now and the legal actions (the rules judge
+each one): declaring attackers or blockers at the start of those steps, else, for the player
+with priority, playing a land, casting a spell (with each legal choice of targets),
+activating an ability, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
+scenario's ``do``), :class:`RandomAgent` (seeded), :class:`FirstLegalAgent`, and
+:class:`HumanAgent` (a text prompt).  :func:`play` runs the loop and keeps the game log.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import clingo
+
+from bridge import stack
+from bridge.errors import InputError
+from bridge.facts import asp_string
+from bridge.game import Game
+from bridge.models import (Action, Activate, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
+                           StackObject)
+from bridge.solver import Session
+
+__all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "FirstLegalAgent", "HumanAgent", "play",
+           "describe_action", "game_over"]
+
+MAX_X = 5
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The player who must act and the actions open to him or her (never empty)."""
+
+    player: str
+    options: tuple[Action, ...]
+
+
+def game_over(game: Game) -> bool:
+    """CR 104.2-104.4: a player has lost (or both: a draw)."""
+    return any(p.lost for p in game.state.players)
+
+
+# ---------------------------------------------------------------------- what may be done
+def decisions(game: Game) -> Decision:
+    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1)."""
+    state = game.state
+    fresh = not state.passed and not state.stack
+    if state.step == "declare_attackers" and fresh and "attackers" not in state.declared \
+            and not any(p.attacking for p in state.permanents()):
+        return Decision(state.active, tuple(_attack_options(game)))
+    if state.step == "declare_blockers" and fresh and "blockers" not in state.declared \
+            and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
+        return Decision(state.opponent(state.active), tuple(_block_options(game)))
+    player = state.priority_player()
+    options: list[Action] = []
+    for card in state.player(player).hand:
+        spec = game.pool.get(card.card)
+        if "land" in spec.types:
+            action = PlayLand(card=card.id or card.card, by=player)
+            if game.check(action).legal:
+                options.append(action)
+            continue
+        options.extend(_cast_options(game, player, card.id or "", spec))
+    for perm in state.permanents():
+        if state.controller_of(perm) != player:
+            continue
+        for number, _ in enumerate(game.position.card(perm.id or "").activated, start=1):
+            options.extend(_activate_options(game, player, perm.id or "", number))
+    options.append(Pass(by=player))
+    return Decision(player, tuple(options))
+
+
+def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int, list[str]], bool]:
+    """Every legal target of each of the object's targets, and whether it is otherwise
+    legal (timing, costs), in one question: every candidate is put in as a chosen target."""
+    state = game.state
+    candidates = [p.id for p in state.permanents()] + [p.name for p in state.players] + \
+                 [s.id for s in state.stack]
+    trial = item.model_copy(update={"targets": []})
+    facts = stack._acting_facts(game, trial, marker, None)
+    oid = asp_string(item.id or "")
+    slots = len(_spec_targets(game, item))
+    facts += "\n" + "\n".join(f"stack_target({oid}, {i}, {asp_string(c or '')})."
+                              for i in range(1, slots + 1) for c in candidates)
+    model = Session(game.modules(*stack.ACTING), facts).solve().model
+    legal: dict[int, list[str]] = {i: [] for i in range(1, slots + 1)}
+    for s in model:
+        if s.match("legal_target", 3) and s.arguments[0].string == item.id:
+            legal[s.arguments[1].number].append(s.arguments[2].string)
+    target_reasons = {"missing_target", "illegal_target", "extra_target", "target_itself", "target_shroud",
+                      "target_protection"}
+    other = [s for s in model if s.match("violation", 3) and s.arguments[1].name not in target_reasons]
+    return {i: sorted(v) for i, v in legal.items()}, not other
+
+
+def _spec_targets(game: Game, item: StackObject) -> list[object]:
+    if item.card is not None:
+        return list(game.pool.get(item.card).spell_targets())
+    return list(game.position.card(item.source or "").activated[(item.ability or 1) - 1].targets)
+
+
+def _choices(game: Game, item: StackObject, marker: str) -> Iterator[list[str]]:
+    legal, otherwise_ok = _legal_targets(game, item, marker)
+    if not otherwise_ok:
+        return
+    slots = [legal[i] for i in sorted(legal)]
+    if any(not s for s in slots):
+        return
+    for combo in itertools.product(*slots):
+        yield list(combo)
+
+
+def _cast_options(game: Game, player: str, card_id: str, spec: object) -> list[Action]:
+    from bridge.cards import Card
+    assert isinstance(spec, Card)
+    xs = range(0, MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
+    out: list[Action] = []
+    for x in xs:
+        item = StackObject(id=card_id, card=spec.name, controller=player, x=x)
+        for targets in _choices(game, item, "casting"):
+            out.append(Cast(card=card_id, by=player, targets=targets, x=x))
+    return out
+
+
+def _activate_options(game: Game, player: str, source: str, number: int) -> list[Action]:
+    probe = Activate(source=source, ability=number, by=player)
+    item = stack.activate_object(game, probe)
+    return [Activate(source=source, ability=number, by=player, targets=t) for t in _choices(game, item, "activating")]
+
+
+def _attack_options(game: Game) -> list[Action]:
+    """Declaring no attackers, each creature attacking alone, and all attacking together, as
+    far as the rules allow them (a full list can be exponential)."""
+    state = game.state
+    defender = state.opponent(state.active)
+    able = [p.id for p in state.permanents() if state.controller_of(p) == state.active and p.id]
+    candidates = [DeclareAttackers(attackers={})]
+    candidates += [DeclareAttackers(attackers={c: defender}) for c in able]
+    if len(able) > 1:
+        candidates.append(DeclareAttackers(attackers={c: defender for c in able}))
+    checker = game.checker("attack")
+    return [c for c in candidates if checker.check(c).legal] or [DeclareAttackers(attackers={})]
+
+
+def _block_options(game: Game) -> list[Action]:
+    state = game.state
+    defender = state.opponent(state.active)
+    attackers = [p.id for p in state.permanents() if p.attacking and p.id]
+    blockers = [p.id for p in state.permanents() if state.controller_of(p) == defender and p.id]
+    candidates = [DeclareBlockers(blockers={})]
+    candidates += [DeclareBlockers(blockers={b: [a]}) for b in blockers for a in attackers]
+    checker = game.checker("block")
+    return [c for c in candidates if checker.check(c).legal] or candidates[:1]
+
+
+# ---------------------------------------------------------------------- agents
+class Agent(Protocol):
+    def choose(self, game: Game, decision: Decision) -> Action: ...
+
+
+class FirstLegalAgent:
+    """Takes the first legal action (lands, then spells, then abilities, then pass)."""
+
+    def choose(self, game: Game, decision: Decision) -> Action:
+        return decision.options[0]
+
+
+class RandomAgent:
+    """A seeded random choice; passing is as likely as all the other actions together, so
+    that games move on."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+
+    def choose(self, game: Game, decision: Decision) -> Action:
+        others = [o for o in decision.options if not isinstance(o, Pass)]
+        passes = [o for o in decision.options if isinstance(o, Pass)]
+        if passes and (not others or self.random.random() < 0.5):
+            return passes[0]
+        return self.random.choice(others)
+
+
+class ScriptedAgent:
+    """Plays a list of actions, then passes."""
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, game: Game, decision: Decision) -> Action:
+        if self.actions:
+            return self.actions.pop(0)
+        return next((o for o in decision.options if isinstance(o, Pass)), decision.options[0])
+
+
+class HumanAgent:
+    """A person at a text prompt: the board, the stack and the numbered legal actions."""
+
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
+        self.read = read
+        self.write = write
+
+    def choose(self, game: Game, decision: Decision) -> Action:
+        self.write(describe_game(game))
+        self.write(f"{decision.player}, choose:")
+        for i, option in enumerate(decision.options, start=1):
+            self.write(f"  {i}. {describe_action(game, option)}")
+        while True:
+            answer = self.read("> ").strip()
+            if answer in ("q", "quit"):
+                raise KeyboardInterrupt
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                return decision.options[int(answer) - 1]
+            self.write(f"type a number from 1 to {len(decision.options)}, or q to quit")
+
+
+def describe_action(game: Game, action: Action) -> str:
+    """An action in words."""
+    d = game.describe
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, PlayLand):
+        return f"play {d(action.card)}"
+    if isinstance(action, Cast):
+        text = f"cast {d(action.card)}"
+        if action.x is not None:
+            text += f" with X = {action.x}"
+        return text + (f" targeting {', '.join(d(t) for t in action.targets)}" if action.targets else "")
+    if isinstance(action, Activate):
+        text = f"activate {d(action.source)}'s ability {action.ability or 1}"
+        return text + (f" targeting {', '.join(d(t) for t in action.targets)}" if action.targets else "")
+    if isinstance(action, DeclareAttackers):
+        return "attack with " + (", ".join(f"{d(c)} -> {d(t)}" for c, t in action.attackers.items()) or "nothing")
+    if isinstance(action, DeclareBlockers):
+        return "block with " + (", ".join(f"{d(b)} -> {', '.join(d(a) for a in v)}"
+                                         for b, v in action.blockers.items()) or "nothing")
+    return action.kind
+
+
+def describe_game(game: Game) -> str:
+    """The board as lines of text."""
+    state = game.state
+    lines = [f"turn {state.turn}, {state.active}'s {state.step} step; {state.priority_player()} has priority"]
+    for p in state.players:
+        lines.append(f"{p.name}: life {p.life}, library {len(p.library)}, hand "
+                     f"{', '.join(c.card for c in p.hand) or '-'}" + (f", pool {p.mana_pool}" if p.mana_pool else ""))
+        for perm in p.battlefield:
+            flags = [f for f, on in (("tapped", perm.tapped), ("sick", perm.sick)) if on]
+            if perm.attacking:
+                flags.append(f"attacking {perm.attacking}")
+            if perm.blocking:
+                flags.append(f"blocking {', '.join(perm.blocking)}")
+            if perm.damage:
+                flags.append(f"{perm.damage} damage")
+            lines.append(f"  {game.describe(perm.id or '')}" + (f" ({', '.join(flags)})" if flags else ""))
+    if state.stack:
+        lines.append("stack (top first): " + ", ".join(
+            (s.card or f"{s.source} ability {s.ability}") + (f" -> {', '.join(s.targets)}" if s.targets else "")
+            for s in state.stack))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- the loop
+def play(game: Game, agents: dict[str, Agent], max_actions: int = 1000,
+         on_action: Callable[[Game, Action], None] | None = None) -> Game:
+    """Ask the agents until the game ends or ``max_actions`` actions were applied."""
+    for _ in range(max_actions):
+        if game_over(game):
+            break
+        decision = decisions(game)
+        if decision.player not in agents:
+            raise InputError(f"no agent plays for {decision.player!r}")
+        action = agents[decision.player].choose(game, decision)
+        game.push(action)
+        if on_action is not None:
+            on_action(game, action)
+    return game

@@ -1,0 +1,77 @@
+"""The loop: who decides, the legal actions, agents, the game log and its replay, `mtgasp play`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from bridge.agents import FirstLegalAgent, RandomAgent, ScriptedAgent, decisions, play
+from bridge.cli import main
+from bridge.game import Game
+from bridge.models import Cast, Pass, PlayLand
+
+ROOT = Path(__file__).resolve().parent.parent
+DUEL = ROOT / "tests/positions/duel.yaml"
+
+
+def test_decisions_list_every_legal_target_and_pass() -> None:
+    game = Game.from_scenario(DUEL)
+    decision = decisions(game)
+    assert decision.player == "alice"
+    bolts = [o for o in decision.options if isinstance(o, Cast) and o.card.startswith("lightning_bolt")]
+    # Lightning Bolt: any creature or player (no creature is on the battlefield yet)
+    assert sorted(t for o in bolts for t in o.targets) == ["alice", "bob"]
+    assert any(isinstance(o, PlayLand) for o in decision.options)
+    assert isinstance(decision.options[-1], Pass)
+    for option in decision.options:
+        assert game.check(option).legal
+
+
+def test_a_random_game_replays_to_the_identical_state() -> None:
+    game = play(Game.from_scenario(DUEL), {"alice": RandomAgent(3), "bob": RandomAgent(4)}, max_actions=60)
+    assert len(game.log) == 60
+    log = json.loads(json.dumps(game.game_log()))
+    again = Game.replay(log)
+    assert again.state == game.state
+    # the same seeds give the same game
+    same = play(Game.from_scenario(DUEL), {"alice": RandomAgent(3), "bob": RandomAgent(4)}, max_actions=60)
+    assert same.state == game.state
+
+
+def test_scripted_agent_then_first_legal_response() -> None:
+    script_copy = [PlayLand(card="Mountain"), Cast(card="Lightning Bolt", targets=["bob"])]
+    script = ScriptedAgent(list(script_copy))
+    game = play(Game.from_scenario(DUEL), {"alice": script, "bob": FirstLegalAgent()}, max_actions=4)
+    assert game.state.player("alice").battlefield[-1].card == "Mountain"
+    assert game.log[:2] == script_copy
+    # bob's first legal action is to counter the Bolt (Counterspell, two Islands untapped)
+    assert [s.card for s in game.state.stack] == ["Counterspell", "Lightning Bolt"]
+    assert game.state.stack[0].targets == [game.state.stack[1].id]
+
+
+def test_cli_play_shows_the_board_and_numbered_actions(tmp_path: Path) -> None:
+    log = tmp_path / "game.json"
+    result = CliRunner().invoke(main, ["play", str(DUEL), "--human", "alice", "--opponent", "first",
+                                       "--log", str(log)], input="1\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "turn 2, alice's main1 step; alice has priority" in result.output
+    assert "  1. cast Lightning Bolt" in result.output and "play Mountain" in result.output
+    assert "pass" in result.output
+    assert "stopped" in result.output
+    replayed = CliRunner().invoke(main, ["replay", str(log)])
+    assert replayed.exit_code == 0 and "actions replayed" in replayed.output
+    bad = CliRunner().invoke(main, ["play", str(DUEL), "--human", "carol"])
+    assert bad.exit_code == 2 and "carol" in bad.output
+
+
+def test_casting_a_card_not_in_hand_is_bad_input(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("title: t\ncite: ['601.2a']\nstate:\n  active: alice\n  players:\n"
+                        "    - {name: alice, hand: [Grizzly Bears]}\n    - {name: bob}\n"
+                        "do:\n  - cast: {card: Lightning Bolt, targets: [bob]}\n")
+    result = CliRunner().invoke(main, ["check", str(scenario)])
+    assert result.exit_code == 2
+    assert "'Lightning Bolt' is not in alice's hand" in result.output
+    assert "Traceback" not in result.output
