@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -85,6 +86,25 @@ class Solution:
 _IGNORED_WARNING = re.compile(r"global variable in tuple of aggregate element")
 
 
+@dataclass
+class Stats:
+    """Where clingo's time goes (for benchmarks): calls and seconds spent adding the rule
+    modules and facts (parsing), grounding and solving."""
+
+    sessions: int = 0
+    solves: int = 0
+    add_seconds: float = 0.0
+    ground_seconds: float = 0.0
+    solve_seconds: float = 0.0
+
+    def reset(self) -> None:
+        self.sessions = self.solves = 0
+        self.add_seconds = self.ground_seconds = self.solve_seconds = 0.0
+
+
+STATS = Stats()
+
+
 class Session:
     """One grounded program: a position's facts with the rule modules a question needs.
 
@@ -97,12 +117,15 @@ class Session:
                  arguments: Sequence[str] = ()) -> None:
         self._modules = tuple(modules)
         self._warnings: list[str] = []
+        started = time.perf_counter()
         self._control = clingo.Control(["--warn=all", *arguments], logger=self._log, message_limit=50)
         try:
             self._add(self._modules)
             self._control.add("base", [], facts)
         except RuntimeError as exc:
             raise self._error("the position's facts do not parse", exc) from None
+        STATS.sessions += 1
+        STATS.add_seconds += time.perf_counter() - started
         self.ground([("base", ()), *parts])
 
     def _add(self, modules: Sequence[str]) -> None:
@@ -135,10 +158,12 @@ class Session:
             name = f"_facts_{id(facts)}"
             self._control.add(name, [], facts)
             parts.append((name, ()))
+        started = time.perf_counter()
         try:
             self._control.ground([(name, [symbol(a) for a in args]) for name, args in parts])
         except RuntimeError as exc:
             raise self._error("grounding failed", exc) from None
+        STATS.ground_seconds += time.perf_counter() - started
         self._check_warnings("grounding warned")
 
     def solve(self, assumptions: Iterable[clingo.Symbol] = (), *, literals: Sequence[int] = (), models: int = 0,
@@ -156,12 +181,15 @@ class Session:
                 return
             found.append(frozenset(model.symbols(shown=True)))
 
+        started = time.perf_counter()
         try:
             fixed: list[object] = [(a, True) for a in assumptions]
             fixed.extend(literals)
             result = self._control.solve(assumptions=fixed, on_model=on_model)  # type: ignore[arg-type]
         except RuntimeError as exc:
             raise self._error("solving failed", exc) from None
+        STATS.solves += 1
+        STATS.solve_seconds += time.perf_counter() - started
         self._check_warnings("solving warned")
         return Solution(satisfiable=bool(result.satisfiable), models=tuple(found))
 

@@ -261,6 +261,9 @@ def after_pass(game: "Game", action: Pass) -> GameState:
     player = state.priority_player()
     passed = [*state.passed, player]
     if len(set(passed)) < len(state.players):
+        # CR 115.5: state-based actions are checked before the next player receives
+        # priority; a pass changes nothing they look at, and they were checked before the
+        # passing player received priority, so none can apply
         return _update(state, priority=state.opponent(player), passed=passed)
     if state.stack:
         return resolve_top(game)
