@@ -66,6 +66,10 @@ def decisions(game: Game) -> Decision:
                 options.append(action)
             continue
         options.extend(_cast_options(game, player, card.id or "", spec))
+    for card in state.player(player).graveyard:
+        spec = game.pool.get(card.card)
+        if spec.flashback:
+            options.extend(_cast_options(game, player, card.id or "", spec, flashback=True))
     for perm in state.permanents():
         if state.controller_of(perm) != player:
             continue
@@ -100,7 +104,10 @@ def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int
 
 def _spec_targets(game: Game, item: StackObject) -> list[object]:
     if item.card is not None:
-        return list(game.pool.get(item.card).spell_targets())
+        card = game.pool.get(item.card)
+        if item.mode is not None:
+            return list(card.modes[item.mode - 1].targets)
+        return list(card.spell_targets())
     return list(game.position.card(item.source or "").activated[(item.ability or 1) - 1].targets)
 
 
@@ -115,15 +122,19 @@ def _choices(game: Game, item: StackObject, marker: str) -> Iterator[list[str]]:
         yield list(combo)
 
 
-def _cast_options(game: Game, player: str, card_id: str, spec: object) -> list[Action]:
+def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback: bool = False) -> list[Action]:
     from bridge.cards import Card
     assert isinstance(spec, Card)
     xs = range(0, MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
+    modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
+    kicks = [False, True] if spec.kicker else [False]
     out: list[Action] = []
-    for x in xs:
-        item = StackObject(id=card_id, card=spec.name, controller=player, x=x)
+    for x, mode, kicked in itertools.product(xs, modes, kicks):
+        item = StackObject(id=card_id, card=spec.name, controller=player, x=x, mode=mode, kicked=kicked,
+                           flashback=flashback)
         for targets in _choices(game, item, "casting"):
-            out.append(Cast(card=card_id, by=player, targets=targets, x=x))
+            out.append(Cast(card=card_id, by=player, targets=targets, x=x, mode=mode, kicked=kicked,
+                            flashback=flashback))
     return out
 
 

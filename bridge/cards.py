@@ -385,7 +385,8 @@ class EffectSpec(_EffectParts):
 TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 # who or what a step of a resolving spell or ability acts on (CR 608.2c)
 REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_player", "each_opponent",
-              "each_other_creature", "self", "controller_of_target")
+              "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
+              "each_creature_you_control")
 
 
 class TargetSpec(_Strict):
@@ -453,14 +454,18 @@ class ResolveStep(_Strict):
     put_counters: dict[str, int] | None = None
     create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N}")
     effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
+    extra_turn: str | None = Field(None, description="this player takes an extra turn after this one (CR 500.7)")
+    additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
+                                                             "this main phase (CR 500.8)")
     to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     on: str | None = Field(None, description="put_counters: on what")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
+    if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
 
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
-              "put_counters", "create_tokens", "effect")
+              "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -481,8 +486,16 @@ class ResolveStep(_Strict):
         return next(v for v in self._VERBS if getattr(self, v) is not None)
 
     def facts(self, key: str, index: int) -> list[str]:
+        out = self._facts(key, index)
+        if self.if_kicked:
+            out.append(f"step_if_kicked({key}, {index}).")
+        return out
+
+    def _facts(self, key: str, index: int) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
+        if verb == "additional_combat":
+            return [f"step_does({key}, {index}, additional_combat)."]
         amount = lambda v: "x" if v == "x" else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
@@ -497,6 +510,14 @@ class ResolveStep(_Strict):
         if verb == "destroy" and self.cant_be_regenerated:
             return [f"step_does({key}, {index}, destroy_no_regeneration({value}))."]
         return [f"step_does({key}, {index}, {verb}({value}))."]
+
+
+class Mode(_Strict):
+    """One mode of a modal spell ("Choose one —", CR 700.2): its targets and what it does."""
+
+    targets: list[TargetSpec] = Field(default_factory=list)
+    resolve: list[ResolveStep] = Field(default_factory=list)
+    effect: "EffectSpec | None" = None
 
 
 class ActivatedAbility(_Strict):
@@ -560,6 +581,11 @@ class Card(_Strict):
                                        description="what an instant or sorcery does as it resolves (CR 608.2c)")
     activated: list[ActivatedAbility] = Field(default_factory=list,
                                               description="activated abilities other than mana abilities (CR 602)")
+    modes: list[Mode] = Field(default_factory=list, description='a modal spell\'s modes ("Choose one", CR 700.2)')
+    kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
+    buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
+    flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+                                  description="flashback cost (CR 702.31)")
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
 
@@ -675,6 +701,15 @@ class Card(_Strict):
         # CR 601.2c, 608.2c: a spell's targets and what it does; CR 602: activated abilities
         out += _spell_facts(f"sp({c})", self.mana_cost or "", self.spell_targets(), self.resolve, self.effect,
                             qualities)
+        for n, mode in enumerate(self.modes, start=1):
+            out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
+            out.append(f"card_mode({c}, {n}).")
+        # CR 702.30, 702.24, 702.31: additional and alternative costs
+        for kind in ("kicker", "buyback", "flashback"):
+            cost = getattr(self, kind)
+            if cost is not None:
+                out += [f"cost_part({kind}({c}), {k}, {n})." for k, n in sorted(mana_symbols(cost).items())]
+                out.append(f"card_has_cost({c}, {kind}).")
         for k, ability in enumerate(self.activated, start=1):
             key = f"ab({c}, {k})"
             out.append(f"card_value({c}, ability, activated({c}, {k})).")

@@ -84,6 +84,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     if state.combat_damage_dealt:
         out.append("combat_damage_dealt.")
     out.append(f"priority({asp_string(state.priority_player())}).")
+    if state.extra_combats:
+        out.append(f"extra_combats({state.extra_combats}).")
     out += [f"passed({asp_string(p)})." for p in state.passed]
     for entry in state.activated_this_turn:
         source, _, number = entry.rpartition("/")
@@ -144,7 +146,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             if perm.prevention_shield:
                 out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
             for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first",
-                         "blocked", "removed_from_combat"):
+                         "blocked", "removed_from_combat", "attacked_this_turn"):
                 if getattr(perm, flag):
                     out.append(f"{flag}({o}).")
             if perm.damage:
@@ -158,9 +160,6 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 target = perm.attacking
                 if target in permanents and "planeswalker" not in cards[target].types:
                     raise InputError(f"attacking {target!r}, which is not a planeswalker",
-                                     location=f"{_where(state, perm.id)}.attacking")
-                if target in names and target == controller:
-                    raise InputError("a creature can't attack its own controller",
                                      location=f"{_where(state, perm.id)}.attacking")
                 out.append(f"attacking({o}, {asp_string(target)}).")
             if perm.band is not None:
@@ -252,6 +251,11 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
         used_cards[source_card.id] = source_card
         out.append(f"stack_ability({o}, {asp_string(item.source or '')}, ab({asp_string(source_card.id)}, {item.ability})).")
     out += [f"stack_target({o}, {i}, {asp_string(t)})." for i, t in enumerate(item.targets, start=1)]
+    if item.mode is not None:
+        out.append(f"stack_mode({o}, {item.mode}).")
+    for flag in ("kicked", "buyback", "flashback"):
+        if getattr(item, flag):
+            out.append(f"stack_{flag}({o}).")
     if item.x is not None:
         out.append(f"stack_x({o}, {item.x}).")
     return out

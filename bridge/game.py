@@ -468,8 +468,8 @@ class Game:
         bands = {c: f"band{i}" for i, band in enumerate(action.bands, start=1) for c in band}
         changes: dict[str, dict[str, object]] = {}
         for creature, target in action.attackers.items():
-            changes[creature] = {"attacking": target, "tapped": True if creature in taps else
-                                 self.state.permanent(creature).tapped}
+            changes[creature] = {"attacking": target, "attacked_this_turn": True,
+                                 "tapped": True if creature in taps else self.state.permanent(creature).tapped}
             if creature in bands:
                 changes[creature]["band"] = bands[creature]
         state = _update_permanents(self.state, changes)

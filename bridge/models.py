@@ -65,6 +65,7 @@ class Permanent(_Model):
     attacking: str | None = Field(None, description="a player's name or a planeswalker's id")
     blocking: list[str] = Field(default_factory=list, description="the attackers it blocks")
     band: str | None = Field(None, description="attacking creatures with the same band are banded (CR 702.19)")
+    attacked_this_turn: bool = Field(False, description="declared as an attacker this turn (CR 508.1)")
     blocked: bool = Field(False, description="an attacking creature that was blocked: it stays blocked when its "
                                              "blockers leave combat (CR 509.1h, 506.4)")
     removed_from_combat: bool = Field(False, description="a planeswalker removed from combat: the creatures "
@@ -139,6 +140,10 @@ class StackObject(_Model):
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
+    mode: int | None = Field(None, ge=1, description="the mode chosen (CR 601.2b, 700.2)")
+    kicked: bool = Field(False, description="its kicker cost was paid (CR 702.30)")
+    buyback: bool = Field(False, description="its buyback cost was paid (CR 702.24)")
+    flashback: bool = Field(False, description="cast from a graveyard for its flashback cost (CR 702.31)")
     copy_of_card: bool = Field(False, description="a copy of a spell (CR 706.10)")
 
     @model_validator(mode="before")
@@ -196,6 +201,10 @@ class GameState(_Model):
                                                    "player, CR 116.3a-b)")
     passed: list[str] = Field(default_factory=list, description="players who passed in succession since the "
                                                                "last action (CR 116.4)")
+    extra_turns: list[str] = Field(default_factory=list, description="players who take extra turns after this "
+                                                                    "one, the next first (CR 500.7)")
+    extra_combats: int = Field(0, ge=0, description="additional combat phases to come after this turn's "
+                                                    "postcombat main phase (CR 500.8)")
     activated_this_turn: list[str] = Field(default_factory=list,
                                            description="abilities activated this turn, as 'source/ability' "
                                                        "(CR 602.5b, 606.3)")
@@ -486,6 +495,10 @@ class Cast(_Model):
     by: str | None = None
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0)
+    mode: int | None = Field(None, ge=1, description="the mode of a modal spell (1 = first)")
+    kicked: bool = Field(False, description="pay its kicker cost")
+    buyback: bool = Field(False, description="pay its buyback cost")
+    flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
     pay: list[str] | None = None
 
     @field_validator("targets", "pay", mode="before")

@@ -45,14 +45,19 @@ def _actor(state: GameState, by: str | None, where: str) -> str:
 
 def _in_hand(state: GameState, player: str, card: str, where: str) -> CardRef:
     """The card a player names in his or her hand: by id, else by card name."""
-    hand = state.player(player).hand
+    return _in_zone(state, player, card, where, "hand")
+
+
+def _in_zone(state: GameState, player: str, card: str, where: str, zone: str) -> CardRef:
+    """The card a player names in one of his or her zones: by id, else by card name."""
+    hand = getattr(state.player(player), zone)
     for obj in hand:
         if obj.id == card:
             return obj
     for obj in hand:
         if obj.card.lower() == card.lower():
             return obj
-    raise InputError(f"{card!r} is not in {player}'s hand (hand: {', '.join(o.card for o in hand) or 'empty'})",
+    raise InputError(f"{card!r} is not in {player}'s {zone} ({zone}: {', '.join(o.card for o in hand) or 'empty'})",
                      location=where)
 
 
@@ -81,14 +86,17 @@ def _judge(game: "Game", item: StackObject, marker: str, pay: list[str] | None,
 def cast_object(game: "Game", action: Cast) -> StackObject:
     """The spell a cast action would put on the stack (CR 601.2a)."""
     player = _actor(game.state, action.by, "cast")
-    card = _in_hand(game.state, player, action.card, "cast.card")
+    zone = "graveyard" if action.flashback else "hand"
+    card = _in_zone(game.state, player, action.card, "cast.card", zone)
     spec = game.pool.get(card.card)
-    if {"instant", "sorcery"} & set(spec.types) and not spec.resolve and not (spec.effect and spec.targets):
+    if {"instant", "sorcery"} & set(spec.types) and not spec.resolve and not spec.modes \
+            and not (spec.effect and spec.targets):
         raise InputError(f"what {spec.name} does is not in the card vocabulary yet (its text: {spec.text.strip()!r})",
                          location="cast.card")
     for t in action.targets:
         game._require_object(t, "cast.targets")
-    return StackObject(id=card.id, card=card.card, controller=player, targets=list(action.targets), x=action.x)
+    return StackObject(id=card.id, card=card.card, controller=player, targets=list(action.targets), x=action.x,
+                       mode=action.mode, kicked=action.kicked, buyback=action.buyback, flashback=action.flashback)
 
 
 def check_cast(game: "Game", action: Cast) -> tuple[Verdict, frozenset[clingo.Symbol]]:
@@ -101,7 +109,8 @@ def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> G
     """CR 601.2a-h: the card moves to the stack, the cost is paid; its caster keeps priority."""
     item = cast_object(game, action)
     state = _pay(game.state, item.controller or game.state.active, model)
-    players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id]}) for p in state.players]
+    players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id],
+                                    "graveyard": [c for c in p.graveyard if c.id != item.id]}) for p in state.players]
     return _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])
 
 
@@ -306,8 +315,11 @@ def resolve_top(game: "Game") -> GameState:
     if top.card is not None and not top.copy_of_card and not countered and _is_permanent_card(game, top):
         state = _enter_battlefield(game, state, top)
     elif top.card is not None and not top.copy_of_card:
-        # CR 608.2j (instants and sorceries), 701.5a: to its owner's graveyard
-        state = _to_zone(state, top, "graveyard")
+        # CR 608.2k (instants and sorceries), 701.5a: to its owner's graveyard; CR 702.31a:
+        # exiled if cast for its flashback cost; CR 702.24a: to the hand if its buyback cost
+        # was paid and it resolved
+        zone = "exile" if top.flashback else "hand" if top.buyback and not countered else "graveyard"
+        state = _to_zone(state, top, zone)
     return _give_priority(Game(state, game.pool), state, state.active)
 
 
@@ -355,6 +367,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     effects: list[Effect] = []
     tokens: list[tuple[str, str, int]] = []
     countered: list[str] = []
+    discards: dict[str, int] = {}
+    extra_turns: list[str] = []
+    extra_combats = 0
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -401,12 +416,20 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             tokens.append((target, args[1].string, args[2].number))  # type: ignore[arg-type]
         elif r.name == "effect":
             effects.append(args[1].string)  # type: ignore[arg-type]
+        elif r.name == "discard":
+            discards[target] = discards.get(target, 0) + args[1].number  # type: ignore[index]
+        elif r.name == "extra_turn":
+            extra_turns.insert(0, target)  # type: ignore[arg-type]
+        elif r.name == "additional_combat":
+            extra_combats += 1
     state = _update_permanents(state, changes)
     if effects:
         source = top.card if top.card is not None else top.source
         stamp = _next_timestamp(game, state)
-        effect = Effect(source=source, targets=sorted(set(effects)), timestamp=stamp,
-                        controller=top.controller or state.active)
+        spec = _own_effect(game, top)
+        fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
+        effect = Effect.model_validate({**fields, "source": source, "targets": sorted(set(effects)),
+                                        "timestamp": stamp, "controller": top.controller or state.active})
         state = _update(state, effects=[*state.effects, effect])
     players = []
     for p in state.players:
@@ -417,6 +440,12 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     state = _update(state, players=players)
     for player, n in draws.items():
         state = draw(state, player, n)
+    for player, n in discards.items():
+        state = discard(state, player, n)
+    if extra_turns or extra_combats:
+        # CR 500.7: the most recently created extra turn is taken first
+        state = _update(state, extra_turns=[*extra_turns, *state.extra_turns],
+                        extra_combats=state.extra_combats + extra_combats)
     if moves:
         state = _move_permanents(state, moves)
     for player, card_name, n in tokens:
@@ -426,13 +455,23 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     return state
 
 
+def _own_effect(game: "Game", item: StackObject) -> object:
+    """The continuous effect of an activated ability or a spell's mode, when it has its own
+    (else the card's ``effect`` applies)."""
+    if item.source is not None:
+        return game.position.card(item.source).activated[(item.ability or 1) - 1].effect
+    if item.mode is not None:
+        return game.pool.get(item.card or "").modes[item.mode - 1].effect
+    return None
+
+
 def _counter(state: GameState, ids: list[str]) -> GameState:
     """CR 701.5a: a countered spell goes to its owner's graveyard; an ability just leaves."""
     for oid in ids:
         item = state.stack_object(oid)
         state = _update(state, stack=[s for s in state.stack if s.id != oid])
         if item.card is not None and not item.copy_of_card:
-            state = _to_zone(state, item, "graveyard")
+            state = _to_zone(state, item, "exile" if item.flashback else "graveyard")
     return state
 
 
@@ -446,6 +485,18 @@ def draw(state: GameState, player: str, n: int) -> GameState:
             empty = len(p.library) < n
             p = p.model_copy(update={"library": p.library[n:], "hand": [*p.hand, *take],
                                      "drew_from_empty_library": p.drew_from_empty_library or empty})
+        players.append(p)
+    return _update(state, players=players)
+
+
+def discard(state: GameState, player: str, n: int) -> GameState:
+    """CR 701.7: the player discards n cards; the player's choice, by default the cards listed
+    last in the hand."""
+    players = []
+    for p in state.players:
+        if p.name == player and n > 0:
+            keep = max(len(p.hand) - n, 0)
+            p = p.model_copy(update={"hand": p.hand[:keep], "graveyard": [*p.graveyard, *p.hand[keep:]]})
         players.append(p)
     return _update(state, players=players)
 
@@ -536,14 +587,20 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
         state = update(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,
                                       "damage_order": [], "struck_first": False, "removed_from_combat": False}
                                for p in state.permanents() if p.id})
+    if step == "beginning_of_combat" and state.step == "main2":
+        state = _update(state, extra_combats=state.extra_combats - 1)  # CR 500.8
     if new_turn:
-        # CR 500.1, 103.6: the other player's turn begins; CR 302.6: that player's permanents
-        # have been under his or her control since it began
-        active = state.opponent(state.active)
+        # CR 500.1, 103.6: the other player's turn begins, or an extra turn (500.7);
+        # CR 302.6: that player's permanents have been under his or her control since it began
+        extra = list(state.extra_turns)
+        active = extra.pop(0) if extra else state.opponent(state.active)
         players = [p.model_copy(update={"lands_played": 0}) for p in state.players]
-        state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[])
+        state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
+                        extra_turns=extra, extra_combats=0)
         state = update(state, {p.id: {"sick": False} for p in state.permanents()
                                if p.id and state.controller_of(p) == active})
+        state = update(state, {p.id: {"attacked_this_turn": False} for p in state.permanents()
+                               if p.id and p.attacked_this_turn})
     state = _update(state, step=step)
     g = Game(state, game.pool)
     model = Session(g.modules(*TURN), g.position.facts).solve().model
@@ -587,14 +644,8 @@ def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.
         elif action.name == "draw":
             state = draw(state, target, 1)
         elif action.name == "discard_to":
-            keep = action.arguments[1].number
-            players = []
-            for p in state.players:
-                if p.name == target:
-                    # the default choice: the cards listed last are discarded
-                    p = p.model_copy(update={"hand": p.hand[:keep], "graveyard": [*p.graveyard, *p.hand[keep:]]})
-                players.append(p)
-            state = _update(state, players=players)
+            # the default choice: the cards listed last are discarded
+            state = discard(state, target, len(state.player(target).hand) - action.arguments[1].number)
     return update(state, changes)
 
 

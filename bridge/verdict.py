@@ -112,6 +112,9 @@ MESSAGES: dict[str, str] = {
     "land_timing_turn": "{1} can't play a land in another player's turn ({0})",
     "land_timing_stack": "a land can be played only when the stack is empty ({0})",
     "land_already_played": "{0} already played {1} land(s) this turn",
+    "missing_mode": "{0} is modal: a mode must be chosen as it is cast",
+    "no_such_mode": "{0} has no mode {1}",
+    "no_such_cost": "{0} has no {1} cost",
     # prevention shields (CR 615.7)
     "prevention_without_shield": "{0} has no prevention shield that would prevent this damage",
     "prevention_exceeds_damage": "{1} would not deal {2} damage to {0}, so the shield can't prevent that much of it",
