@@ -112,14 +112,23 @@ def _spec_targets(game: Game, item: StackObject) -> list[object]:
 
 
 def _choices(game: Game, item: StackObject, marker: str) -> Iterator[list[str]]:
+    """The legal choices of targets: each slot's legal targets; "up to" slots may be left
+    out at the end (CR 601.2c); slots sharing one word "target" take different ones (113.3)."""
     legal, otherwise_ok = _legal_targets(game, item, marker)
     if not otherwise_ok:
         return
+    specs = _spec_targets(game, item)
     slots = [legal[i] for i in sorted(legal)]
-    if any(not s for s in slots):
-        return
-    for combo in itertools.product(*slots):
-        yield list(combo)
+    required = len(slots)
+    while required and getattr(specs[required - 1], "up_to", False):
+        required -= 1
+    for n in range(required, len(slots) + 1):
+        if any(not s for s in slots[:n]):
+            continue
+        for combo in itertools.product(*slots[:n]):
+            if any(getattr(specs[i], "same_word", False) and combo[i] == combo[i - 1] for i in range(1, n)):
+                continue
+            yield list(combo)
 
 
 def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback: bool = False) -> list[Action]:

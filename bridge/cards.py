@@ -399,6 +399,9 @@ class TargetSpec(_Strict):
     controller: Literal["you", "opponent"] | None = None
     attacking: bool | None = None
     blocking: bool | None = None
+    up_to: bool = Field(False, description='"up to N targets": this target may be left out (only the last ones)')
+    same_word: bool = Field(False, description='shares the word "target" with the previous target ("two target '
+                                               'lands"): a different object or player (CR 601.2c, 113.3)')
 
     @model_validator(mode="before")
     @classmethod
@@ -410,9 +413,11 @@ class TargetSpec(_Strict):
             if word == "opponent":
                 return {"kind": "player", "controller": "opponent"}
             return {"kind": "permanent", "quality": word}
-        if isinstance(value, dict) and "kind" not in value and "quality" not in value:
-            rest = {k: v for k, v in value.items() if k not in ("controller", "attacking", "blocking", "spell")}
-            out = {k: v for k, v in value.items() if k in ("controller", "attacking", "blocking")}
+        if isinstance(value, dict) and "quality" not in value and (set(value) - {"kind", "controller", "attacking",
+                                                                              "blocking", "up_to", "same_word"}):
+            flags = ("controller", "attacking", "blocking", "up_to", "same_word")
+            rest = {k: v for k, v in value.items() if k not in (*flags, "spell", "kind")}
+            out = {k: v for k, v in value.items() if k in flags}
             if value.get("spell"):
                 out["kind"] = "spell"
             if rest:
@@ -426,7 +431,7 @@ class TargetSpec(_Strict):
             out += [f"target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"target_controller({key}, {index}, {self.controller}).")
-        for flag in ("attacking", "blocking"):
+        for flag in ("attacking", "blocking", "up_to", "same_word"):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out

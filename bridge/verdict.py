@@ -92,6 +92,7 @@ MESSAGES: dict[str, str] = {
     "missing_target": "{0} needs a target for its target number {1}",
     "illegal_target": "{1} is not a legal target for {0}",
     "extra_target": "{0} has no target for {1}",
+    "same_target_twice": "{0} targets {1} twice for one use of the word \"target\"",
     "target_itself": "{0} can't target itself",
     "target_shroud": "{1} has shroud, so {0} can't target it",
     "target_protection": "{1} has protection from a quality of {0}, so it can't be targeted by it",
