@@ -93,6 +93,9 @@ class Quality(_Strict):
     multicolored: bool | None = None
     colorless: bool | None = None
     player: bool | None = Field(None, description="a player (Enchant player, CR 702.5a)")
+    either: list["Quality"] | None = Field(None, min_length=2, max_length=2,
+                                           description='one of two qualities ("instant or sorcery", "artifact or '
+                                                       'enchantment")')
 
     @model_validator(mode="before")
     @classmethod
@@ -116,7 +119,7 @@ class Quality(_Strict):
         if not self.model_dump(exclude_none=True):
             raise ValueError("a quality needs at least one of color, type, subtype, supertype, not_supertype, "
                              "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless, "
-                             "player")
+                             "player, either")
         if self.color is not None and _const(self.color) not in (*COLORS.values(), "chosen"):
             raise ValueError(f"unknown color {self.color!r}")
         if self.type is not None and _const(self.type) not in CARD_TYPES:
@@ -136,6 +139,8 @@ class Quality(_Strict):
         for flag in ("everything", "multicolored", "colorless", "player"):
             if getattr(self, flag):
                 terms.append(flag)
+        if self.either is not None:
+            terms.append(f"either({self.either[0].term()}, {self.either[1].term()})")
         return terms
 
     def term(self) -> str:
@@ -154,6 +159,8 @@ class Quality(_Strict):
         for part in parts[1:]:
             term = f"all({term}, {part})"
             terms.append(term)
+        for q in self.either or []:
+            terms += q.all_terms()
         return terms
 
 
@@ -460,6 +467,11 @@ class ResolveStep(_Strict):
     create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N}")
     effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
     extra_turn: str | None = Field(None, description="this player takes an extra turn after this one (CR 500.7)")
+    search: Quality | None = Field(None, description="search the library for a card with this quality (CR 701.18), "
+                                                     "then shuffle")
+    put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
+    shuffle: str | None = Field(None, description="this player shuffles his or her library (CR 701.19)")
+    copy_spell: str | None = Field(None, description="copy this spell; the copy keeps its targets (CR 706.10)")
     additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
                                                              "this main phase (CR 500.8)")
     to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
@@ -470,7 +482,8 @@ class ResolveStep(_Strict):
 
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
-              "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat")
+              "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
+              "copy_spell")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -501,6 +514,8 @@ class ResolveStep(_Strict):
         value = getattr(self, verb)
         if verb == "additional_combat":
             return [f"step_does({key}, {index}, additional_combat)."]
+        if verb == "search":
+            return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         amount = lambda v: "x" if v == "x" else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
@@ -762,6 +777,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(target.quality.all_terms())
     for i, step in enumerate(steps, start=1):
         out += step.facts(key, i)
+        if step.search is not None:
+            qualities.update(step.search.all_terms())
     if effect is not None and not effect.is_empty():
         out.append(f"has_effect({key}).")
     return out

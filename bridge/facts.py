@@ -83,7 +83,9 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                       f"active_player({asp_string(state.active)})."]
     if state.combat_damage_dealt:
         out.append("combat_damage_dealt.")
-    out.append(f"priority({asp_string(state.priority_player())}).")
+    # CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless given
+    if state.step not in ("untap", "cleanup") or state.priority is not None:
+        out.append(f"priority({asp_string(state.priority_player())}).")
     if state.extra_combats:
         out.append(f"extra_combats({state.extra_combats}).")
     out += [f"passed({asp_string(p)})." for p in state.passed]
@@ -103,6 +105,9 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         for zone in ("hand", "graveyard", "exile"):
             for obj in getattr(player, zone):
                 out.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
+        # CR 401: the library, top first (for searching)
+        for pos, obj in enumerate(player.library, start=1):
+            out.append(f"library_card({asp_string(obj.id)}, {p}, {pos}, {asp_string(cards[obj.id].id)}).")
         # CR 704.5d-e: tokens and copies of cards outside the battlefield
         for zone in ZONES[:-1]:
             for obj in getattr(player, zone):
@@ -221,9 +226,9 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for k, item in enumerate(state.stack, start=1):
         o = asp_string(item.id)  # type: ignore[arg-type]
         out += stack_object_facts(state, item, k, cards, used_cards)
-    # the cards a player could cast or play now
+    # the cards a player could cast or play now, or find in a library
     for player in state.players:
-        for obj in player.hand:
+        for obj in [*player.hand, *player.library, *player.graveyard]:
             used_cards[cards[obj.id].id] = cards[obj.id]
     for card in used_cards.values():
         out += card.facts()

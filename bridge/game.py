@@ -382,6 +382,23 @@ class Game:
     # ------------------------------------------------------------------ applying actions
     def push(self, action: Action) -> Verdict:
         """Apply a legal action; raise :class:`IllegalActionError` for an illegal one."""
+        if isinstance(action, (Cast, Activate, PlayLand, Pass)) and self.state.combat_damage_dealt \
+                and self.state.priority is None:
+            # CR 510.4, 115.5: after combat damage the active player receives priority,
+            # state-based actions first
+            before = self.state
+            after = self._state_based_actions().model_copy(update={"priority": before.active})
+            self._set_state(after)
+            try:
+                verdict = self._push(action)
+            except Exception:
+                self._set_state(before)
+                raise
+            self._history[-1] = before
+            return verdict
+        return self._push(action)
+
+    def _push(self, action: Action) -> Verdict:
         if isinstance(action, AssignDamage):
             verdict, model = self._check_damage(action, deal=True)
         elif isinstance(action, (DeclareAttackers, DeclareBlockers)):
@@ -735,6 +752,7 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
     # CR 506.4: what leaves the battlefield or regenerates is removed from combat
     state = _remove_from_combat(state, leaving | regenerated)
     gone = {p.id for p in state.permanents() if p.id in leaving and p.token} | ceasing
+    gone_ids = [*state.gone, *sorted(g for g in gone if g)]
     players = []
     for player in state.players:
         battlefield, graveyard = [], list(player.graveyard)
@@ -764,7 +782,8 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
         if effect.targets and not targets:
             continue
         effects.append(effect.model_copy(update={"targets": targets}))
-    return GameState.model_validate(state.model_copy(update={"players": players, "effects": effects}).model_dump())
+    return GameState.model_validate(state.model_copy(update={"players": players, "effects": effects,
+                                                             "gone": gone_ids}).model_dump())
 
 
 def _pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:

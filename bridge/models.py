@@ -205,6 +205,12 @@ class GameState(_Model):
                                                                     "one, the next first (CR 500.7)")
     extra_combats: int = Field(0, ge=0, description="additional combat phases to come after this turn's "
                                                     "postcombat main phase (CR 500.8)")
+    after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
+    cleanup_again: bool = Field(False, description="state-based actions were performed in this cleanup step, so "
+                                                   "another follows (CR 514.3a)")
+    gone: list[str] = Field(default_factory=list, description="ids of objects that ceased to exist (tokens, "
+                                                              "abilities that left the stack), which targets may "
+                                                              "still name")
     activated_this_turn: list[str] = Field(default_factory=list,
                                            description="abilities activated this turn, as 'source/ability' "
                                                        "(CR 602.5b, 606.3)")
@@ -250,7 +256,7 @@ class GameState(_Model):
             if item.source is not None and item.source not in where:
                 raise ValueError(f"stack[{k}]: the source {item.source!r} is no object")
             for t in item.targets:
-                if t not in where and t not in names:
+                if t not in where and t not in names and t not in self.gone:
                     raise ValueError(f"stack[{k}]: target {t!r} is neither a player nor an object")
         for i, player in enumerate(self.players):
             for j, perm in enumerate(player.battlefield):

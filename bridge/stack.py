@@ -30,7 +30,8 @@ __all__ = ["check_cast", "check_activate", "check_play_land", "after_cast", "aft
            "check_pass", "after_pass", "advance", "resolve_top", "begin_step"]
 
 ACTING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/cast", "stack/mana")
-RESOLVING = ("combat/common", "stack/objects", "stack/targets", "stack/resolve", "combat/damage_dealing", "sba")
+RESOLVING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/resolve",
+             "combat/damage_dealing", "sba")
 TURN = ("combat/common", "characteristics/players", "turn/steps")
 MAIN_STEPS = ("main1", "main2")
 
@@ -179,6 +180,12 @@ def _check_mana_ability(game: "Game", action: Activate) -> tuple[Verdict, frozen
     from bridge.verdict import Violation
     player = _actor(game.state, action.by, "activate")
     game._require_permanent_at(action.source, "activate.source")
+    if player != game.state.priority_player() or not _priority_step(game.state):
+        # CR 115.1d, 605.3a: mana abilities while the player has priority (or pays a cost)
+        words = f"{player} doesn't have priority, so can't activate a mana ability now"
+        violation = Violation(rule="605.3a", objects=(player,), message=words, reason="no_priority",
+                              step_rule="115.1d", world="declared")
+        return Verdict(legal=False, violations=(violation,)), frozenset()
     model = Session(game.modules("combat/common"), game.position.facts).solve().model
     sources = {s.arguments[0].string for s in model if s.match("mana_source", 2)
                and s.arguments[1].string == player}
@@ -197,7 +204,14 @@ def _after_mana_ability(game: "Game", action: Activate) -> GameState:
     state = _update_permanent(game.state, action.source, {"tapped": True})
     players = [p.model_copy(update={"mana_pool": p.mana_pool + "{" + color + "}"}) if p.name == player else p
                for p in state.players]
-    return _update(state, players=players)
+    # CR 115.3c: an action; the players' run of passes starts again
+    return _update(state, players=players, priority=player, passed=[])
+
+
+def _priority_step(state: GameState) -> bool:
+    """CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless it was
+    given (514.3a)."""
+    return state.step not in ("untap", "cleanup") or state.priority is not None
 
 
 def _pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:
@@ -243,7 +257,7 @@ def after_play_land(game: "Game", action: PlayLand) -> GameState:
         if p.name == player:
             p = p.model_copy(update={
                 "hand": [c for c in p.hand if c.id != card.id],
-                "battlefield": [*p.battlefield, Permanent(id=card.id, card=card.card, timestamp=stamp)],
+                "battlefield": [*p.battlefield, Permanent(id=card.id, card=card.card, timestamp=stamp, sick=True)],
                 "lands_played": p.lands_played + 1})
         players.append(p)
     return _update(state, players=players, priority=player, passed=[])
@@ -254,7 +268,7 @@ def check_pass(game: "Game", action: Pass) -> Verdict:
     """CR 115.3d: only the player with priority passes."""
     from bridge.verdict import Violation
     player = _actor(game.state, action.by, "pass")
-    if player == game.state.priority_player():
+    if player == game.state.priority_player() and _priority_step(game.state):
         return Verdict(legal=True)
     violation = Violation(rule="115.3d", objects=(player,), reason="no_priority", step_rule="115.1",
                           message=f"{player} doesn't have priority ({game.state.priority_player()} has)",
@@ -309,7 +323,9 @@ def resolve_top(game: "Game") -> GameState:
     model = Session(game.modules(*RESOLVING), facts).solve().model
     rest = state.stack[1:]
     countered = any(s.match("countered_on_resolution", 1) for s in model)
-    state = _update(state, stack=rest)
+    state = state.model_copy(update={"stack": rest})
+    if top.card is None or top.copy_of_card:
+        state = _update(state, gone=[*state.gone, top.id])
     if not countered:
         state = _apply_results(game, state, top, model)
     if top.card is not None and not top.copy_of_card and not countered and _is_permanent_card(game, top):
@@ -336,7 +352,7 @@ def _to_zone(state: GameState, item: StackObject, zone: str) -> GameState:
     owner = _owner(state, item)
     players = [p.model_copy(update={zone: [*getattr(p, zone), CardRef(id=item.id, card=item.card or "")]})
                if p.name == owner else p for p in state.players]
-    return _update(state, players=players)
+    return _update(state, players=players, stack=[s for s in state.stack if s.id != item.id])
 
 
 def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> GameState:
@@ -370,6 +386,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     discards: dict[str, int] = {}
     extra_turns: list[str] = []
     extra_combats = 0
+    searches: list[tuple[str, str, str]] = []
+    shuffles: list[str] = []
+    copies: list[str] = []
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -422,6 +441,12 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             extra_turns.insert(0, target)  # type: ignore[arg-type]
         elif r.name == "additional_combat":
             extra_combats += 1
+        elif r.name == "search":
+            searches.append((target, args[1].string, args[2].name))  # type: ignore[arg-type]
+        elif r.name == "shuffle":
+            shuffles.append(target)  # type: ignore[arg-type]
+        elif r.name == "copy":
+            copies.append(target)  # type: ignore[arg-type]
     state = _update_permanents(state, changes)
     if effects:
         source = top.card if top.card is not None else top.source
@@ -450,9 +475,61 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _move_permanents(state, moves)
     for player, card_name, n in tokens:
         state = _create_tokens(game, state, player, card_name, n)
+    for player, card_id, where in searches:
+        state = _take_from_library(game, state, player, card_id, where)
+    for player in shuffles:
+        state = shuffle(state, player)
+    for oid in copies:
+        state = _copy_spell(state, oid, top.controller or state.active)
     if countered:
         state = _counter(state, countered)
     return state
+
+
+def _take_from_library(game: "Game", state: GameState, player: str, card_id: str, where: str) -> GameState:
+    """The card found by a search goes to the hand or onto the battlefield (tapped)."""
+    players = []
+    for p in state.players:
+        if p.name == player:
+            card = next(c for c in p.library if c.id == card_id)
+            update: dict[str, object] = {"library": [c for c in p.library if c.id != card_id]}
+            if where == "hand":
+                update["hand"] = [*p.hand, card]
+            else:
+                perm = Permanent(id=card.id, card=card.card, tapped=where == "battlefield_tapped", sick=True,
+                                 timestamp=_next_timestamp(game, state))
+                update["battlefield"] = [*p.battlefield, perm]
+            p = p.model_copy(update=update)
+        players.append(p)
+    return _update(state, players=players)
+
+
+def shuffle(state: GameState, player: str) -> GameState:
+    """CR 701.19: the library is put in a random order; here a fixed pseudo-random order
+    drawn from the position, so that a game log replays exactly."""
+    import random
+    players = []
+    for p in state.players:
+        if p.name == player:
+            library = list(p.library)
+            seed = f"{state.turn}/{state.step}/{player}/" + ",".join(c.id or "" for c in library)
+            random.Random(seed).shuffle(library)
+            p = p.model_copy(update={"library": library})
+        players.append(p)
+    return _update(state, players=players)
+
+
+def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
+    """CR 706.10: a copy of the spell goes on the stack (on top), controlled by the player who
+    copied it, with the same choices (targets, X, mode)."""
+    item = state.stack_object(oid)
+    taken = state.object_ids()
+    n, new = 1, f"{oid}_copy"
+    while new in taken:
+        n += 1
+        new = f"{oid}_copy_{n}"
+    copy = item.model_copy(update={"id": new, "controller": controller, "copy_of_card": True})
+    return _update(state, stack=[copy, *state.stack])
 
 
 def _own_effect(game: "Game", item: StackObject) -> object:
@@ -466,12 +543,16 @@ def _own_effect(game: "Game", item: StackObject) -> object:
 
 
 def _counter(state: GameState, ids: list[str]) -> GameState:
-    """CR 701.5a: a countered spell goes to its owner's graveyard; an ability just leaves."""
+    """CR 701.5a: a countered spell goes to its owner's graveyard (exile with flashback,
+    702.31a); an ability or a copy just leaves the stack."""
     for oid in ids:
         item = state.stack_object(oid)
-        state = _update(state, stack=[s for s in state.stack if s.id != oid])
+        stack = [s for s in state.stack if s.id != oid]
         if item.card is not None and not item.copy_of_card:
-            state = _to_zone(state, item, "exile" if item.flashback else "graveyard")
+            state = _to_zone(state.model_copy(update={"stack": stack}), item,
+                             "exile" if item.flashback else "graveyard")
+        else:
+            state = _update(state, stack=stack, gone=[*state.gone, oid])
     return state
 
 
@@ -552,7 +633,8 @@ def _move_permanents(state: GameState, moves: dict[str, str]) -> GameState:
         players.append(player.model_copy(update=update))
     effects = [e.model_copy(update={"targets": [t for t in e.targets if t not in leaving]})
                for e in state.effects if not e.targets or set(e.targets) - set(leaving)]
-    return _update(state, players=players, effects=effects)
+    tokens = [oid for oid, perm in leaving.items() if perm.token]
+    return _update(state, players=players, effects=effects, gone=[*state.gone, *tokens])
 
 
 # ---------------------------------------------------------------------- steps and turns
@@ -565,6 +647,9 @@ def end_step(game: "Game") -> GameState:
     if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
         game = _damage_first(game)
         state = game.state
+    if state.step == "cleanup" and state.cleanup_again:
+        # CR 514.3a: another cleanup step
+        return begin_step(game, _update(state, cleanup_again=False), "cleanup", False, set())
     model = game._steps_model(state)
     step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
     new_turn = any(s.match("new_turn", 0) for s in model)
@@ -590,13 +675,18 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     if step == "beginning_of_combat" and state.step == "main2":
         state = _update(state, extra_combats=state.extra_combats - 1)  # CR 500.8
     if new_turn:
-        # CR 500.1, 103.6: the other player's turn begins, or an extra turn (500.7);
+        # CR 500.1: the other player's turn begins, or an extra turn (500.7), after which
+        # the turns go on in their order;
         # CR 302.6: that player's permanents have been under his or her control since it began
         extra = list(state.extra_turns)
-        active = extra.pop(0) if extra else state.opponent(state.active)
+        regular = state.after_extra_turns or state.opponent(state.active)
+        if extra:
+            active, resume = extra.pop(0), regular
+        else:
+            active, resume = regular, None
         players = [p.model_copy(update={"lands_played": 0}) for p in state.players]
         state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
-                        extra_turns=extra, extra_combats=0)
+                        extra_turns=extra, extra_combats=0, after_extra_turns=resume)
         state = update(state, {p.id: {"sick": False} for p in state.permanents()
                                if p.id and state.controller_of(p) == active})
         state = update(state, {p.id: {"attacked_this_turn": False} for p in state.permanents()
@@ -616,9 +706,12 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
         if step in ("first_strike_damage", "combat_damage"):
             return state  # combat damage is assigned first (510.1); then priority
         return _give_priority(g, state, state.active)
-    # CR 502.3, 514.3: no priority; the step ends
-    g = Game(Game(state, game.pool)._state_based_actions(), game.pool)
-    return end_step(g)
+    # CR 502.3, 514.3: no priority; the step ends -- unless state-based actions are performed
+    # in cleanup: then players receive priority and another cleanup step follows (514.3a)
+    after = Game(state, game.pool)._state_based_actions()
+    if step == "cleanup" and after != state:
+        return _update(after, priority=after.active, passed=[], cleanup_again=True)
+    return end_step(Game(after, game.pool))
 
 
 def _duration(game: "Game", effect: Effect) -> str:
