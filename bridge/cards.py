@@ -391,7 +391,7 @@ class EffectSpec(_EffectParts):
 # ---------------------------------------------------------------------- spells and abilities
 TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 # who or what a step of a resolving spell or ability acts on (CR 608.2c)
-REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_player", "each_opponent",
+REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_permanent", "each_player", "each_opponent",
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
               "each_creature_you_control")
 
@@ -479,6 +479,9 @@ class ResolveStep(_Strict):
     on: str | None = Field(None, description="put_counters: on what")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
+    where: Quality | None = Field(None, description='only those of "each" with this quality ("each black creature")')
+    whose: Literal["you", "opponent"] | None = Field(None, description='only those of "each" controlled by you or '
+                                                                      'an opponent (players: themselves)')
 
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
@@ -507,6 +510,9 @@ class ResolveStep(_Strict):
         out = self._facts(key, index)
         if self.if_kicked:
             out.append(f"step_if_kicked({key}, {index}).")
+        out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
+        if self.whose is not None:
+            out.append(f"step_whose({key}, {index}, {self.whose}).")
         return out
 
     def _facts(self, key: str, index: int) -> list[str]:
@@ -779,6 +785,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
         out += step.facts(key, i)
         if step.search is not None:
             qualities.update(step.search.all_terms())
+        if step.where is not None:
+            qualities.update(step.where.all_terms())
     if effect is not None and not effect.is_empty():
         out.append(f"has_effect({key}).")
     return out
