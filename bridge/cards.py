@@ -41,7 +41,8 @@ SIMPLE_ABILITIES = frozenset({
     "unblockable", "cant_attack", "cant_block", "cant_attack_alone", "cant_block_alone",
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
-    "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated",
+    "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
+    "indestructible",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({

@@ -143,6 +143,14 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             controller = perm.controller or player.name
             stamp = perm.timestamp if perm.timestamp is not None else fresh()
             timestamps[perm.id] = stamp
+            if perm.phased_out:
+                # CR 702.23b: treated as though it doesn't exist, but for phasing in (502.1)
+                how = "indirect" if perm.phased_out_indirectly else "direct"
+                out.append(f"phased_out({o}, {asp_string(controller)}, {how}).")
+                out += [f"{flag}({o})." for flag in ("tapped", "token") if getattr(perm, flag)]
+                if perm.attached_to is not None:
+                    out.append(f"phased_attached({o}, {asp_string(perm.attached_to)}).")
+                continue
             out += [f"permanent({o}).", f"card_of({o}, {asp_string(card.id)}).",
                     f"controller_of({o}, {asp_string(controller)}).", f"owner({o}, {asp_string(player.name)}).",
                     f"timestamp({o}, {stamp})."]

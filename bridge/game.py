@@ -761,6 +761,8 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
                 if not perm.token:  # CR 704.5d: a token that has left the battlefield ceases to exist
                     graveyard.append(CardRef(id=perm.id, card=perm.card))
                 continue
+            if perm.id in ceasing:  # CR 704.5d: a phased-out token
+                continue
             change = dict(updates.get(perm.id, {}))
             if perm.attached_to in leaving:
                 change["attached_to"] = None

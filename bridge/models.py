@@ -83,6 +83,9 @@ class Permanent(_Model):
     struck_first: bool = Field(False, description="had first strike or double strike as the first combat "
                                                   "damage step began (CR 510.5)")
     flipped: bool = Field(False, description="a flip card turned to its flipped side (CR 709)")
+    phased_out: bool = Field(False, description="phased out: treated as though it doesn't exist (CR 702.23b)")
+    phased_out_indirectly: bool = Field(False, description="phased out with the permanent it is attached to "
+                                                           "(CR 702.23f)")
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)
 
@@ -609,6 +612,7 @@ class ObjectExpectation(_Model):
     blocked_by: list[str] | None = None
     blocked: bool | None = None
     prevention_shield: int | None = None
+    phased_out: bool | None = None
 
 
 class PlayerExpectation(_Model):

@@ -172,7 +172,7 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                 "tapped": perm.tapped, "attached_to": perm.attached_to, "attacking": perm.attacking,
                 "blocking": sorted(perm.blocking), "blocked_by": blocked_by,
                 "blocked": perm.attacking is not None and (perm.blocked or bool(blocked_by)),
-                "prevention_shield": perm.prevention_shield}
+                "prevention_shield": perm.prevention_shield, "phased_out": perm.phased_out}
             for key, value in want.model_dump(exclude_unset=True).items():
                 if key == "abilities" and value is not None:
                     value = sorted(_ability_terms(value))

@@ -732,6 +732,11 @@ def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.
         target = action.arguments[0].string
         if action.name == "untap":
             changes.setdefault(target, {})["tapped"] = False
+        elif action.name in ("phase_out", "phase_out_indirectly"):
+            changes.setdefault(target, {}).update(phased_out=True,
+                                                  phased_out_indirectly=action.name == "phase_out_indirectly")
+        elif action.name == "phase_in":
+            changes.setdefault(target, {}).update(phased_out=False, phased_out_indirectly=False)
         elif action.name == "remove_damage":
             changes.setdefault(target, {})["damage"] = 0
         elif action.name == "draw":
