@@ -473,6 +473,8 @@ class ResolveStep(_Strict):
     put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
     shuffle: str | None = Field(None, description="this player shuffles his or her library (CR 701.19)")
     copy_spell: str | None = Field(None, description="copy this spell; the copy keeps its targets (CR 706.10)")
+    sacrifice_one: Quality | None = Field(None, description="the player (`who`) sacrifices a permanent with this "
+                                                            "quality of his or her choice (CR 701.17)")
     additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
                                                              "this main phase (CR 500.8)")
     to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
@@ -487,7 +489,7 @@ class ResolveStep(_Strict):
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
-              "copy_spell")
+              "copy_spell", "sacrifice_one")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -523,6 +525,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, additional_combat)."]
         if verb == "search":
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
+        if verb == "sacrifice_one":
+            return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
         amount = lambda v: "x" if v == "x" else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
@@ -555,6 +559,7 @@ class ActivatedAbility(_Strict):
     tap: bool = Field(False, description="{T} is part of the cost (CR 302.6 for creatures)")
     sacrifice_self: bool = False
     pay_life: int = Field(0, ge=0)
+    discard_cost: int = Field(0, ge=0, description="discard this many cards as a cost (the last ones by default)")
     loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
     sorcery_speed: bool = Field(False, description="activate only as a sorcery (CR 602.5d)")
     once_each_turn: bool = Field(False, description="activate only once each turn (CR 602.5b)")
@@ -746,6 +751,8 @@ class Card(_Strict):
                     out.append(f"ability_{flag}({key}).")
             if ability.pay_life:
                 out.append(f"ability_pay_life({key}, {ability.pay_life}).")
+            if ability.discard_cost:
+                out.append(f"ability_discard({key}, {ability.discard_cost}).")
             if ability.loyalty is not None:
                 out.append(f"ability_loyalty({key}, {ability.loyalty}).")
         out += [f"quality({q})." for q in sorted(qualities)]
@@ -786,6 +793,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
         out += step.facts(key, i)
         if step.search is not None:
             qualities.update(step.search.all_terms())
+        if step.sacrifice_one is not None:
+            qualities.update(step.sacrifice_one.all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
     if effect is not None and not effect.is_empty():

@@ -168,6 +168,8 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
         players = [p.model_copy(update={"life": p.life - ability.pay_life}) if p.name == item.controller else p
                    for p in players]
     state = _update(state, players=players)
+    if ability.discard_cost:
+        state = discard(state, item.controller or state.active, ability.discard_cost)
     if ability.sacrifice_self:
         state = _move_permanents(state, {action.source: "graveyard"})
     used = [*state.activated_this_turn, f"{action.source}/{item.ability}"]

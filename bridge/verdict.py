@@ -103,6 +103,7 @@ MESSAGES: dict[str, str] = {
                           "abilities can't be activated",
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
     "life_cost": "{0} can't pay {1} life",
+    "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",
     "once_each_turn": "{0}'s ability can be activated only once each turn",
     "loyalty_once_each_turn": "a loyalty ability of {0} was already activated this turn",
     "loyalty_cost": "{0} doesn't have enough loyalty counters to remove {1}",
