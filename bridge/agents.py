@@ -97,7 +97,7 @@ def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int
         if s.match("legal_target", 3) and s.arguments[0].string == item.id:
             legal[s.arguments[1].number].append(s.arguments[2].string)
     target_reasons = {"missing_target", "illegal_target", "extra_target", "target_itself", "target_shroud",
-                      "target_protection"}
+                      "target_protection", "same_target_twice", "sacrifice_cost_missing"}
     other = [s for s in model if s.match("violation", 3) and s.arguments[1].name not in target_reasons]
     return {i: sorted(v) for i, v in legal.items()}, not other
 
@@ -142,8 +142,16 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback
         item = StackObject(id=card_id, card=spec.name, controller=player, x=x, mode=mode, kicked=kicked,
                            flashback=flashback)
         for targets in _choices(game, item, "casting"):
-            out.append(Cast(card=card_id, by=player, targets=targets, x=x, mode=mode, kicked=kicked,
-                            flashback=flashback))
+            cast = Cast(card=card_id, by=player, targets=targets, x=x, mode=mode, kicked=kicked, flashback=flashback)
+            if spec.sacrifice_cost is None:
+                out.append(cast)
+                continue
+            # CR 116.8: each permanent the player could sacrifice for the additional cost
+            for perm in game.state.permanents():
+                if perm.id and game.state.controller_of(perm) == player:
+                    with_cost = cast.model_copy(update={"sacrifice": [perm.id]})
+                    if game.check(with_cost).legal:
+                        out.append(with_cost)
     return out
 
 

@@ -47,7 +47,7 @@ SIMPLE_ABILITIES = frozenset({
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
     "landwalk", "protection", "bands_with_other", "cant_be_blocked_by", "can_block_only",
-    "cant_attack_unless_defender_controls", "enchant",
+    "cant_attack_unless_defender_controls", "enchant", "reduces_cost_of",
 })
 # Abilities with a number parameter.
 NUMBER_ABILITIES = frozenset({
@@ -618,6 +618,8 @@ class Card(_Strict):
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
                                   description="flashback cost (CR 702.31)")
+    sacrifice_cost: Quality | None = Field(None, description='"As an additional cost to cast this, sacrifice a '
+                                                             '<quality> permanent" (CR 116.8)')
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
 
@@ -736,6 +738,9 @@ class Card(_Strict):
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")
+        if self.sacrifice_cost is not None:
+            out.append(f"sacrifice_cost(sp({c}), {self.sacrifice_cost.term()}).")
+            qualities.update(self.sacrifice_cost.all_terms())
         # CR 702.30, 702.24, 702.31: additional and alternative costs
         for kind in ("kicker", "buyback", "flashback"):
             cost = getattr(self, kind)

@@ -508,9 +508,10 @@ class Cast(_Model):
     kicked: bool = Field(False, description="pay its kicker cost")
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
+    sacrifice: list[str] = Field(default_factory=list, description="permanents sacrificed as an additional cost")
     pay: list[str] | None = None
 
-    @field_validator("targets", "pay", mode="before")
+    @field_validator("targets", "pay", "sacrifice", mode="before")
     @classmethod
     def _list(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value

@@ -103,13 +103,19 @@ def cast_object(game: "Game", action: Cast) -> StackObject:
 def check_cast(game: "Game", action: Cast) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     """Is casting this spell legal now (CR 601.2, 115.1a)?"""
     item = cast_object(game, action)
-    return _judge(game, item, "casting", action.pay)
+    for s in action.sacrifice:
+        game._require_permanent_at(s, "cast.sacrifice")
+    extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    return _judge(game, item, "casting", action.pay, extra)
 
 
 def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> GameState:
     """CR 601.2a-h: the card moves to the stack, the cost is paid; its caster keeps priority."""
     item = cast_object(game, action)
+    # CR 601.2e-g: the total cost was locked in before it is paid: the sacrifice comes now
     state = _pay(game.state, item.controller or game.state.active, model)
+    if action.sacrifice:
+        state = _move_permanents(state, {s: "graveyard" for s in action.sacrifice})
     players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id],
                                     "graveyard": [c for c in p.graveyard if c.id != item.id]}) for p in state.players]
     return _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])

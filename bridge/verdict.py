@@ -117,6 +117,8 @@ MESSAGES: dict[str, str] = {
     "missing_mode": "{0} is modal: a mode must be chosen as it is cast",
     "no_such_mode": "{0} has no mode {1}",
     "no_such_cost": "{0} has no {1} cost",
+    "sacrifice_cost_missing": "{0} has an additional cost: a permanent to sacrifice must be named",
+    "sacrifice_cost_illegal": "{1} can't be sacrificed to pay the additional cost of {0}",
     # prevention shields (CR 615.7)
     "prevention_without_shield": "{0} has no prevention shield that would prevent this damage",
     "prevention_exceeds_damage": "{1} would not deal {2} damage to {0}, so the shield can't prevent that much of it",
