@@ -465,7 +465,8 @@ class ResolveStep(_Strict):
     lose_life: int | Literal["x"] | None = None
     prevent_next: int | Literal["x"] | None = None
     put_counters: dict[str, int] | None = None
-    create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N}")
+    create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N, "
+                                                                   "blocking: target} (CR 110.5, 509.7)")
     effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
     extra_turn: str | None = Field(None, description="this player takes an extra turn after this one (CR 500.7)")
     search: Quality | None = Field(None, description="search the library for a card with this quality (CR 701.18), "
@@ -536,8 +537,11 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.on or 'target'}))."
                     for k, n in sorted(value.items())]
         if verb == "create_tokens":
-            return [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
-                    f"{int(value.get('count', 1))}, {self.who or 'you'}))."]
+            out = [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
+                   f"{int(value.get('count', 1))}, {self.who or 'you'}))."]
+            if value.get("blocking"):
+                out.append(f"step_tokens_block({key}, {index}, {value['blocking']}).")
+            return out
         if verb == "destroy" and self.cant_be_regenerated:
             return [f"step_does({key}, {index}, destroy_no_regeneration({value}))."]
         return [f"step_does({key}, {index}, {verb}({value}))."]
@@ -620,6 +624,8 @@ class Card(_Strict):
                                   description="flashback cost (CR 702.31)")
     sacrifice_cost: Quality | None = Field(None, description='"As an additional cost to cast this, sacrifice a '
                                                              '<quality> permanent" (CR 116.8)')
+    cast_only: Literal["after_blockers"] | None = Field(None, description='"Cast this only during combat after '
+                                                                          'blockers are declared"')
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
 
@@ -738,6 +744,8 @@ class Card(_Strict):
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")
+        if self.cast_only is not None:
+            out.append(f"cast_only({c}, {self.cast_only}).")
         if self.sacrifice_cost is not None:
             out.append(f"sacrifice_cost(sp({c}), {self.sacrifice_cost.term()}).")
             qualities.update(self.sacrifice_cost.all_terms())

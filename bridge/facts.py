@@ -86,6 +86,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     # CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless given
     if state.step not in ("untap", "cleanup") or state.priority is not None:
         out.append(f"priority({asp_string(state.priority_player())}).")
+    out += [f"declared_in_combat({d})." for d in state.declared]
     if state.extra_combats:
         out.append(f"extra_combats({state.extra_combats}).")
     out += [f"passed({asp_string(p)})." for p in state.passed]

@@ -394,6 +394,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     discards: dict[str, int] = {}
     extra_turns: list[str] = []
     extra_combats = 0
+    blocked: str | None = None
     searches: list[tuple[str, str, str]] = []
     shuffles: list[str] = []
     copies: list[str] = []
@@ -441,6 +442,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             changes.setdefault(target, {})["counters"] = counters  # type: ignore[arg-type]
         elif r.name == "create_tokens":
             tokens.append((target, args[1].string, args[2].number))  # type: ignore[arg-type]
+        elif r.name == "tokens_block":
+            blocked = target
         elif r.name == "effect":
             effects.append(args[1].string)  # type: ignore[arg-type]
         elif r.name == "discard":
@@ -482,7 +485,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     if moves:
         state = _move_permanents(state, moves)
     for player, card_name, n in tokens:
-        state = _create_tokens(game, state, player, card_name, n)
+        state = _create_tokens(game, state, player, card_name, n, blocked)
     for player, card_id, where in searches:
         state = _take_from_library(game, state, player, card_id, where)
     for player in shuffles:
@@ -590,8 +593,11 @@ def discard(state: GameState, player: str, n: int) -> GameState:
     return _update(state, players=players)
 
 
-def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, n: int) -> GameState:
-    """CR 110.5b: tokens enter the battlefield under the player's control."""
+def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, n: int,
+                   blocking: str | None = None) -> GameState:
+    """CR 110.5b: tokens enter the battlefield under the player's control; CR 509.7: blocking
+    an attacking creature, placed last in its damage assignment order when it has one (the
+    active player may announce another order)."""
     card = next((c for c in game.pool.all() if c.id == card_slug), None)
     if card is None:
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
@@ -603,11 +609,18 @@ def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, 
             k += 1
         oid = f"{card_slug}_token_{k}"
         taken.add(oid)
-        new.append(Permanent(id=oid, card=card.name, token=True, sick=True,
+        new.append(Permanent(id=oid, card=card.name, token=True, sick=True, blocking=[blocking] if blocking else [],
                              timestamp=_next_timestamp(game, state) + len(new)))
     players = [p.model_copy(update={"battlefield": [*p.battlefield, *new]}) if p.name == player else p
                for p in state.players]
-    return _update(state, players=players)
+    state = _update(state, players=players)
+    if blocking is not None:
+        attacker = state.permanent(blocking)
+        update: dict[str, object] = {"blocked": True}
+        if attacker.damage_order:
+            update["damage_order"] = [*attacker.damage_order, *(t.id for t in new)]
+        state = _update_permanent(state, blocking, update)
+    return state
 
 
 def _move_permanents(state: GameState, moves: dict[str, str]) -> GameState:
