@@ -474,6 +474,9 @@ class ResolveStep(_Strict):
     put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
     shuffle: str | None = Field(None, description="this player shuffles his or her library (CR 701.19)")
     copy_spell: str | None = Field(None, description="copy this spell; the copy keeps its targets (CR 706.10)")
+    exile_same_name: str | None = Field(None, description="exile it, and search its controller's graveyard, hand "
+                                                          "and library for cards with its name and exile them "
+                                                          "(Splinter; hidden zones: all are found by default)")
     sacrifice_one: Quality | None = Field(None, description="the player (`who`) sacrifices a permanent with this "
                                                             "quality of his or her choice (CR 701.17)")
     additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
@@ -490,7 +493,7 @@ class ResolveStep(_Strict):
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
-              "copy_spell", "sacrifice_one")
+              "copy_spell", "sacrifice_one", "exile_same_name")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":

@@ -398,6 +398,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     searches: list[tuple[str, str, str]] = []
     shuffles: list[str] = []
     copies: list[str] = []
+    exiled_cards: list[str] = []
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -458,6 +459,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             shuffles.append(target)  # type: ignore[arg-type]
         elif r.name == "copy":
             copies.append(target)  # type: ignore[arg-type]
+        elif r.name == "exile_card":
+            exiled_cards.append(target)  # type: ignore[arg-type]
     state = _update_permanents(state, changes)
     if effects:
         source = top.card if top.card is not None else top.source
@@ -486,6 +489,14 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _move_permanents(state, moves)
     for player, card_name, n in tokens:
         state = _create_tokens(game, state, player, card_name, n, blocked)
+    if exiled_cards:
+        players = []
+        for p in state.players:
+            moved = [c for zone in ("graveyard", "hand", "library") for c in getattr(p, zone) if c.id in exiled_cards]
+            update = {zone: [c for c in getattr(p, zone) if c.id not in exiled_cards]
+                      for zone in ("graveyard", "hand", "library")}
+            players.append(p.model_copy(update={**update, "exile": [*p.exile, *moved]}))
+        state = _update(state, players=players)
     for player, card_id, where in searches:
         state = _take_from_library(game, state, player, card_id, where)
     for player in shuffles:
