@@ -232,6 +232,23 @@ ORACLE_RECORDS: dict[str, dict] = {r["name"]: r for r in [
          ["Boar"], "4", "4"),
     _rec("Savannah Lions", "{W}", 1, "W", "Creature — Cat", _CREATURE, ["Cat"],
          "2", "1"),
+    # Cards of the priority loop benchmark (``priority_loop.py``, ``phase_loop_peer.py``).
+    _rec("Lightning Bolt", "{R}", 1, "R", "Instant", ["Instant"], [],
+         text="Lightning Bolt deals 3 damage to any target."),
+    _rec("Giant Growth", "{G}", 1, "G", "Instant", ["Instant"], [],
+         text="Target creature gets +3/+3 until end of turn."),
+    _rec("Doom Blade", "{1}{B}", 2, "B", "Instant", ["Instant"], [],
+         text="Destroy target nonblack creature."),
+    _rec("Counterspell", "{U}{U}", 2, "U", "Instant", ["Instant"], [],
+         text="Counter target spell."),
+    _rec("Divination", "{2}{U}", 3, "U", "Sorcery", ["Sorcery"], [],
+         text="Draw two cards."),
+    _rec("Prodigal Pyromancer", "{2}{R}", 3, "R", "Creature — Human Wizard",
+         _CREATURE, ["Human", "Wizard"], "1", "1",
+         "{T}: This creature deals 1 damage to any target."),
+    _rec("Mogg Fanatic", "{R}", 1, "R", "Creature — Goblin", _CREATURE,
+         ["Goblin"], "1", "1",
+         "Sacrifice this creature: It deals 1 damage to any target."),
     *[
         _rec(land, "", 0, "", f"Basic Land — {land}", ["Land"], [land],
              text=f"({{T}}: Add {{{sym}}}.)", supertypes=["Basic"])

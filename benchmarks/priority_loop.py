@@ -19,14 +19,26 @@ For the two full turns: clingo calls (sessions) per turn, and the split of the t
 adding the programs (parsing the facts, adding the parsed modules), grounding, solving and
 the rest (Python).
 
-Run by hand:  .venv/bin/python benchmarks/priority_loop.py [--repeats 10]
+phase.rs, side by side on the same board (``phase_loop_peer.py``, run in its own environment,
+``benchmarks/.peers/bin/python`` from ``benchmarks/setup_peers.sh`` or ``--phase-python PATH``;
+without it only mtgasp's numbers are printed, with the reason): the same pass, the two passes
+that resolve the Bolt, the cast (``CastSpell`` with phase's auto payment, then ``ChooseTarget``),
+``Game.actions()`` and the turn with everybody passing (phase's actions replayed, and a client
+loop reading each prompt); medians of ``--phase-repeats`` runs, each on a position reached
+by playing from a snapshot outside the timed region.
+
+Run by hand:  .venv/bin/python benchmarks/priority_loop.py [--repeats 10] [--phase-repeats 50]
+[--phase-python PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -42,18 +54,23 @@ from bridge.solver import STATS  # noqa: E402
 LIBRARY = ["Mountain", "Forest", "Grizzly Bears", "Lightning Bolt", "Giant Growth", "Island", "Mountain", "Forest"]
 
 
-def board() -> GameState:
+def board_dict() -> dict:
+    """The board as plain data (also what phase.rs's driver is given)."""
     def side(name: str, lands: list[str], creatures: list[str], hand: list[str]) -> dict:
         return {"name": name, "life": 20, "library": list(LIBRARY), "hand": hand,
                 "battlefield": [{"card": land} for land in lands] + [{"card": c} for c in creatures]}
-    return GameState.model_validate({
+    return {
         "turn": 5, "active": "alice", "step": "main1",
         "players": [side("alice", ["Mountain", "Mountain", "Forest", "Forest", "Island"],
                          ["Grizzly Bears", "Prodigal Pyromancer", "Craw Wurm"],
                          ["Lightning Bolt", "Divination", "Mountain", "Grizzly Bears"]),
                     side("bob", ["Island", "Island", "Mountain", "Swamp", "Swamp"],
                          ["Llanowar Elves", "Giant Spider", "Mogg Fanatic"],
-                         ["Doom Blade", "Counterspell", "Forest", "Giant Spider"])]})
+                         ["Doom Blade", "Counterspell", "Forest", "Giant Spider"])]}
+
+
+def board() -> GameState:
+    return GameState.model_validate(board_dict())
 
 
 def median_ms(run: Callable[[], object], repeats: int) -> float:
@@ -86,9 +103,60 @@ def turn_profile(run: Callable[[], Game], repeats: int) -> dict[str, float]:
     return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
 
 
+def phase_results(python: Path, repeats: int) -> dict:
+    """phase.rs's numbers on the same board, from its own environment (``phase_loop_peer.py``)."""
+    if not python.exists():
+        return {"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(board_dict(), f)
+    try:
+        run = subprocess.run([str(python), str(ROOT / "benchmarks" / "phase_loop_peer.py"), "--board", f.name,
+                              "--repeats", str(repeats)], capture_output=True, text=True)
+    except OSError as exc:
+        return {"reason": f"could not run {python}: {exc}"}
+    finally:
+        Path(f.name).unlink()
+    if run.returncode != 0:
+        return {"reason": f"phase_loop_peer.py failed: {run.stderr.strip()[-500:]}"}
+    return json.loads(run.stdout)
+
+
+def _phase_cell(peer: dict, key: str, field: str = "ms", width: int = 11) -> str:
+    row = peer.get(key)
+    return f"{row[field]:>{width}.2f}" if isinstance(row, dict) and field in row else f"{'n/a':>{width}}"
+
+
+def _phase_notes(peer: dict, ours_count: int) -> list[str]:
+    if peer.get("reason") != "ok":
+        return [f"phase.rs: unavailable: {peer.get('reason')}"]
+    notes = []
+    for key, name in (("pass", "pass"), ("resolve", "pass and resolve"), ("cast", "cast"),
+                      ("actions", "legal actions"), ("turn", "full turn")):
+        if "reason" in peer[key]:
+            notes.append(f"phase.rs, {name}: not measured: {peer[key]['reason']}")
+    if "ms" in peer["resolve"]:
+        r = peer["resolve"]
+        notes.append(f"phase.rs pass and resolve: alice's PassPriority {r['first_pass_ms']:.2f} ms, bob's (resolves "
+                     f"the Bolt, SBA, priority to alice) {r['second_pass_ms']:.2f} ms")
+    if "ms" in peer["cast"]:
+        c = peer["cast"]
+        notes.append(f"phase.rs cast: CastSpell (auto payment) {c['cast_call_ms']:.2f} ms, ChooseTarget bob "
+                     f"(pays: taps {', '.join(c['tapped']) or 'nothing'}; spell on the stack) "
+                     f"{c['target_and_pay_ms']:.2f} ms")
+    if "ms" in peer["actions"]:
+        a = peer["actions"]
+        kinds = ", ".join(f"{n} {k}" for k, n in a["kinds"].items())
+        notes.append(f"phase.rs legal actions: {a['count']} ({kinds}), a spell or ability once, its target chosen "
+                     f"in a prompt after it: {a['with_targets']} with targets expanded; mtgasp lists {ours_count}, "
+                     "one per target")
+    return notes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--phase-repeats", type=int, default=50)
+    parser.add_argument("--phase-python", type=Path, default=ROOT / "benchmarks" / ".peers" / "bin" / "python")
     args = parser.parse_args()
     start = board()
     stacked = with_bolt(start)
@@ -96,26 +164,51 @@ def main() -> None:
     Game(start).check(Pass())  # parse the rule modules once
 
     rows = [
-        ("pass (priority to the opponent)", median_ms(lambda: Game(start).push(Pass()), args.repeats)),
-        ("pass and resolve Lightning Bolt", median_ms(lambda: _pass_twice(stacked), args.repeats)),
-        ("cast Lightning Bolt", median_ms(lambda: Game(start).push(Cast(card="Lightning Bolt", targets=["bob"])),
-                                          args.repeats)),
-        ("legal actions of the priority player", median_ms(lambda: decisions(Game(start)), args.repeats)),
+        ("pass (priority to the opponent)", "pass",
+         median_ms(lambda: Game(start).push(Pass()), args.repeats)),
+        ("pass and resolve Lightning Bolt", "resolve", median_ms(lambda: _pass_twice(stacked), args.repeats)),
+        ("cast Lightning Bolt", "cast", median_ms(lambda: Game(start).push(Cast(card="Lightning Bolt", targets=["bob"])),
+                                                  args.repeats)),
+        ("legal actions of the priority player", "actions", median_ms(lambda: decisions(Game(start)), args.repeats)),
     ]
-    print(f"{'mtgasp, mid-game board (5 lands, 3 creatures, 4 cards in hand each)':<58} | median ms")
-    print("-" * 72)
-    for name, ms in rows:
-        print(f"{name:<58} | {ms:9.2f}")
+    ours_count = len(decisions(Game(start)).options)
+    peer = phase_results(args.phase_python, args.phase_repeats)
+    header = (f"{'mid-game board (5 lands, 3 creatures, 4 cards in hand each)':<58} | {'mtgasp ms':>9} | "
+              f"{'phase.rs ms':>11}")
+    print(header)
+    print("-" * len(header))
+    for name, key, ms in rows:
+        print(f"{name:<58} | {ms:9.2f} | {_phase_cell(peer, key)}")
+    print(f"(medians: mtgasp of {args.repeats} runs" +
+          (f", phase.rs of {args.phase_repeats})" if peer.get("reason") == "ok" else ")"))
+    for note in _phase_notes(peer, ours_count):
+        print(note)
     print()
     passing = turn_profile(lambda: _advance_turn(upkeep), max(3, args.repeats // 3))
     agents = turn_profile(lambda: _random_turn(upkeep), max(3, args.repeats // 3))
-    print(f"{'full turn':<26} | {'ms':>8} | {'actions':>7} | {'clingo calls':>12} | {'add':>7} | "
-          f"{'ground':>7} | {'solve':>7} | {'python':>7}")
-    print("-" * 100)
-    for name, p in (("everybody passing", passing), ("random agents", agents)):
-        print(f"{name:<26} | {p['ms']:8.1f} | {p['actions']:7.0f} | {p['sessions']:12.0f} | {p['add']:7.1f} | "
+    header = (f"{'full turn, upkeep to upkeep':<36} | {'ms':>8} | {'actions':>7} | {'clingo calls':>12} | {'add':>7} | "
+              f"{'ground':>7} | {'solve':>7} | {'python':>7}")
+    print(header)
+    print("-" * len(header))
+    for name, p in (("mtgasp, everybody passing", passing), ("mtgasp, random agents", agents)):
+        print(f"{name:<36} | {p['ms']:8.1f} | {p['actions']:7.0f} | {p['sessions']:12.0f} | {p['add']:7.1f} | "
               f"{p['ground']:7.1f} | {p['solve']:7.1f} | {p['python']:7.1f}")
+    turn = peer.get("turn") if peer.get("reason") == "ok" else None
+    dashes = f" | {'-':>12} | {'-':>7} | {'-':>7} | {'-':>7} | {'-':>7}"
+    if turn and "ms" in turn:
+        for name, key in (("phase.rs, everybody passing", "ms"), ("phase.rs, same, reading each prompt", "client_ms")):
+            print(f"{name:<36} | {turn[key]:8.2f} | {turn['actions']:7d}{dashes}")
+    else:
+        print(f"{'phase.rs, everybody passing':<36} | {'n/a':>8} | {'n/a':>7}{dashes}")
     print("(add: the parsed modules and the position's facts added to clingo; times in ms, medians)")
+    if turn and "ms" in turn:
+        kinds = " + ".join(f"{n} {k}" for k, n in turn["kinds"].items())
+        print(f"phase.rs turn: {kinds} (no attackers); prompts in {', '.join(turn['steps_with_a_prompt'])}; "
+              "mtgasp: one Advance")
+    elif turn:
+        print(f"phase.rs turn: not measured: {turn.get('reason')}")
+    else:
+        print(f"phase.rs: unavailable: {peer.get('reason')}")
 
 
 def _pass_twice(state: GameState) -> None:
