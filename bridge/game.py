@@ -321,10 +321,16 @@ class Game:
 
     def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
         """The next step's query on a state (reused when state-based actions just answered it)."""
+        from bridge.stack import known_steps, remember_steps
         known = getattr(self, "_known_steps", None)
         if known is not None and known[0] is state:
             return known[1]
-        return Session(Game(state, self.pool).modules(*STEPS), position_facts(state, self.pool).facts).solve().model
+        cached = known_steps(state)
+        if cached is not None:
+            return cached
+        model = Session(Game(state, self.pool).modules(*STEPS), position_facts(state, self.pool).facts).solve().model
+        remember_steps(state, model)
+        return model
 
     def _next_step(self) -> GameState:
         """The step ends and the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3).

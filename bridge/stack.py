@@ -306,6 +306,9 @@ def _damage_first(game: "Game") -> "Game":
     priority: by the default assignment when none was announced."""
     from bridge.game import Game
     state = game.state
+    if state.combat_damage_dealt and state.priority is None:
+        # damage was announced and dealt: state-based actions, then priority (510.4, 115.5)
+        return Game(_give_priority(game, state, state.active), game.pool)
     if state.step not in ("first_strike_damage", "combat_damage") or state.combat_damage_dealt:
         return game
     g = Game(state, game.pool)
@@ -313,11 +316,33 @@ def _damage_first(game: "Game") -> "Game":
     return Game(_give_priority(g, g.state, state.active), game.pool)
 
 
-def _give_priority(game: "Game", state: GameState, player: str) -> GameState:
-    """CR 115.5: state-based actions first, then the player receives priority."""
+def _give_priority(game: "Game", state: GameState, player: str, check: bool = True) -> GameState:
+    """CR 115.5: state-based actions first, then the player receives priority.  ``check`` is
+    False when nothing that state-based actions look at changed since they were last
+    performed (a step began with no turn-based action)."""
     from bridge.game import Game
-    state = Game(state, game.pool)._state_based_actions()
+    if check:
+        state = Game(state, game.pool)._state_based_actions()
     return _update(state, priority=player, passed=[])
+
+
+# The answer of turn/steps.lp for a position, kept for the end of the step when nothing
+# changed meanwhile (it doesn't read priority or who passed).
+_STEPS_CACHE: "dict[str, frozenset[clingo.Symbol]]" = {}
+
+
+def _steps_key(state: GameState) -> str:
+    return state.model_copy(update={"priority": None, "passed": []}).model_dump_json()
+
+
+def remember_steps(state: GameState, model: "frozenset[clingo.Symbol]") -> None:
+    if len(_STEPS_CACHE) > 256:
+        _STEPS_CACHE.clear()
+    _STEPS_CACHE[_steps_key(state)] = model
+
+
+def known_steps(state: GameState) -> "frozenset[clingo.Symbol] | None":
+    return _STEPS_CACHE.get(_steps_key(state))
 
 
 # ---------------------------------------------------------------------- resolving
@@ -726,6 +751,9 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     state = _update(state, step=step)
     g = Game(state, game.pool)
     model = Session(g.modules(*TURN), g.position.facts).solve().model
+    acted = any(s.match("tba", 1) for s in model) or step == "cleanup"
+    if not acted:
+        remember_steps(state, model)
     state = _turn_based_actions(g, state, model)
     if step == "cleanup":
         # CR 514.2: "until end of turn" effects end (with the damage removed above)
@@ -737,7 +765,7 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     if any(s.match("has_priority_step", 0) for s in model):
         if step in ("first_strike_damage", "combat_damage"):
             return state  # combat damage is assigned first (510.1); then priority
-        return _give_priority(g, state, state.active)
+        return _give_priority(g, state, state.active, check=acted)
     # CR 502.3, 514.3: no priority; the step ends -- unless state-based actions are performed
     # in cleanup: then players receive priority and another cleanup step follows (514.3a)
     after = Game(state, game.pool)._state_based_actions()
