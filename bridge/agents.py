@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 import clingo
@@ -32,12 +31,23 @@ __all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "Fi
 MAX_X = 5
 
 
-@dataclass(frozen=True)
 class Decision:
-    """The player who must act and the actions open to him or her (never empty)."""
+    """The player who must act and the actions open to him or her (never empty), listed
+    when first asked for; ``can_pass`` tells without listing them whether passing is one."""
 
-    player: str
-    options: tuple[Action, ...]
+    def __init__(self, player: str, options: "tuple[Action, ...] | Callable[[], list[Action]]",
+                 can_pass: bool = False) -> None:
+        self.player = player
+        self.can_pass = can_pass
+        self._options = options if isinstance(options, tuple) else None
+        self._list = None if isinstance(options, tuple) else options
+
+    @property
+    def options(self) -> tuple[Action, ...]:
+        if self._options is None:
+            assert self._list is not None
+            self._options = tuple(self._list())
+        return self._options
 
 
 def game_over(game: Game) -> bool:
@@ -57,6 +67,11 @@ def decisions(game: Game) -> Decision:
             and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
         return Decision(state.opponent(state.active), tuple(_block_options(game)))
     player = state.priority_player()
+    return Decision(player, lambda: _priority_options(game, player), can_pass=True)
+
+
+def _priority_options(game: Game, player: str) -> list[Action]:
+    state = game.state
     options: list[Action] = []
     for card in state.player(player).hand:
         spec = game.pool.get(card.card)
@@ -76,7 +91,7 @@ def decisions(game: Game) -> Decision:
         for number, _ in enumerate(game.position.card(perm.id or "").activated, start=1):
             options.extend(_activate_options(game, player, perm.id or "", number))
     options.append(Pass(by=player))
-    return Decision(player, tuple(options))
+    return options
 
 
 def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int, list[str]], bool]:
@@ -199,17 +214,19 @@ class FirstLegalAgent:
 
 
 class RandomAgent:
-    """A seeded random choice; passing is as likely as all the other actions together, so
-    that games move on."""
+    """A seeded random choice; passing has the probability ``pass_rate`` when there is
+    something else to do (by default as likely as all the other actions together)."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, pass_rate: float = 0.5) -> None:
         self.random = random.Random(seed)
+        self.pass_rate = pass_rate
 
     def choose(self, game: Game, decision: Decision) -> Action:
+        if decision.can_pass and self.random.random() < self.pass_rate:
+            return Pass(by=decision.player)  # decided before listing the other actions
         others = [o for o in decision.options if not isinstance(o, Pass)]
-        passes = [o for o in decision.options if isinstance(o, Pass)]
-        if passes and (not others or self.random.random() < 0.5):
-            return passes[0]
+        if not others:
+            return next(o for o in decision.options if isinstance(o, Pass))
         return self.random.choice(others)
 
 

@@ -241,3 +241,45 @@ def replay(log_path: str) -> None:
         return
     click.echo(describe_game(game))
     click.echo(f"{len(game.log)} actions replayed")
+
+
+@main.command()
+@click.option("--games", default=10, show_default=True, help="games for each pair of decks")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--decks", "deck_names", nargs=2, help="two decks (names in decks/ or files); default: every pair")
+@click.option("--max-actions", default=1000, show_default=True, help="a game stops unfinished after this many")
+@click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
+def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None) -> None:
+    """Random legal games between decks, checking the state after every action; prints
+    games per second, actions per second and how the games ended."""
+    from itertools import combinations
+    from bridge.selfplay import load_deck, play_game, shipped_decks, summary
+    shipped = shipped_decks()
+    try:
+        if deck_names:
+            paths = [shipped.get(n) or Path(n) for n in deck_names]
+            pairs = [(load_deck(paths[0]), load_deck(paths[1]))]
+        else:
+            decks = [load_deck(p) for p in shipped.values()]
+            pairs = list(combinations(decks, 2))
+    except MtgaspError as exc:
+        _fail(str(exc))
+        return
+    results = []
+    for a, b in pairs:
+        mine = []
+        for g in range(games):
+            try:
+                result = play_game((a, b), seed=seed + g, max_actions=max_actions)
+            except MtgaspError as exc:
+                _fail(f"{a.name} vs {b.name}, game {g + 1} (seed {seed + g}): {exc}")
+                return
+            mine.append(result)
+            if log_dir:
+                out = Path(log_dir)
+                out.mkdir(parents=True, exist_ok=True)
+                (out / f"{a.name}-{b.name}-{seed + g}.json".replace(" ", "_").lower()).write_text(json.dumps(result.log))
+        click.echo(f"{a.name} vs {b.name}: " + summary(mine) + "; winners: "
+                   + ", ".join(f"{r.winner or '-'}" for r in mine))
+        results += mine
+    click.echo("all: " + summary(results))

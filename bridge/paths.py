@@ -6,7 +6,7 @@ import functools
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["rules_dir", "cards_dir"]
+__all__ = ["rules_dir", "cards_dir", "decks_dir"]
 
 
 def _data_dir(package: str) -> Path:
@@ -30,3 +30,9 @@ def rules_dir() -> Path:
 def cards_dir() -> Path:
     """The folder ``cards``."""
     return _data_dir("cards")
+
+
+@functools.cache
+def decks_dir() -> Path:
+    """The folder ``decks``."""
+    return _data_dir("decks")

@@ -1,0 +1,190 @@
+"""Whole games from the shuffle to the end (CR 103, 104), played by random agents.
+
+A deck file (``decks/*.yaml``) names a deck and counts its cards::
+
+    name: Red Goblins
+    cards:
+      Mountain: 17
+      Lightning Bolt: 3
+
+``start_game`` shuffles both decks (seeded), chooses the starting player, draws seven cards
+each and takes mulligans as 103.4 describes; ``play_game`` plays until a player loses
+(104.3) or an action limit, checking after every action that the state is valid.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from bridge.agents import RandomAgent, decisions, game_over
+from bridge.cards import CardPool
+from bridge.errors import InputError
+from bridge.game import Game
+from bridge.models import GameState
+from bridge.paths import decks_dir
+
+__all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError"]
+
+
+class Deck(BaseModel):
+    """A deck: a name and card counts (at least 40 cards)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    cards: dict[str, int] = Field(min_length=1)
+
+    @field_validator("cards")
+    @classmethod
+    def _counts(cls, value: dict[str, int]) -> dict[str, int]:
+        for card, n in value.items():
+            if n < 1:
+                raise ValueError(f"{card}: a count of at least 1")
+        if sum(value.values()) < 40:
+            raise ValueError(f"a deck has at least 40 cards, this one {sum(value.values())}")
+        return value
+
+    def card_list(self) -> list[str]:
+        return [card for card, n in self.cards.items() for _ in range(n)]
+
+
+def load_deck(path: Path, pool: CardPool | None = None) -> Deck:
+    """A deck file, checked against the card pool."""
+    pool = pool or CardPool.default()
+    try:
+        deck = Deck.model_validate(yaml.safe_load(path.read_text()))
+    except (OSError, yaml.YAMLError) as exc:
+        raise InputError(f"can't read the deck: {exc}", source=str(path)) from None
+    except ValidationError as exc:
+        problem = exc.errors()[0]
+        where = ".".join(str(p) for p in problem["loc"])
+        raise InputError(f"{where}: {problem['msg']}", source=str(path)) from None
+    for card in deck.cards:
+        if card not in pool:
+            raise InputError(f"unknown card {card!r}", source=str(path), location=f"cards.{card}")
+    return deck
+
+
+def shipped_decks() -> dict[str, Path]:
+    """The decks shipped in ``decks/``, by file stem."""
+    return {p.stem: p for p in sorted(decks_dir().glob("*.yaml"))}
+
+
+def start_game(decks: tuple[Deck, Deck], seed: int, names: tuple[str, str] = ("alice", "bob"),
+               keep: Callable[[list[str], int], bool] | None = None, pool: CardPool | None = None) -> Game:
+    """CR 103.1-103.4, 103.7: shuffled libraries, a starting player, seven cards each and
+    mulligans (each player keeps by ``keep(hand, size)``; by default a hand is kept when it
+    holds two to five lands, or when it has five cards or fewer)."""
+    pool = pool or CardPool.default()
+    rng = random.Random(seed)
+    libraries = []
+    for deck in decks:
+        cards = deck.card_list()
+        rng.shuffle(cards)  # CR 103.1
+        libraries.append(cards)
+    first = rng.randrange(2)  # CR 103.2: a coin decides
+    order = [first, 1 - first]
+    keep = keep or (lambda hand, size: size <= 5 or 2 <= sum("land" in pool.get(c).types for c in hand) <= 5)
+    hands: list[list[str]] = [[], []]
+    for i in range(2):  # CR 103.3: seven cards; CR 103.4: mulligans, one fewer each time
+        size = 7
+        while True:
+            hands[i], libraries[i] = libraries[i][:size], libraries[i][size:]
+            if size == 0 or keep(hands[i], size):
+                break
+            libraries[i] = libraries[i] + hands[i]
+            rng.shuffle(libraries[i])
+            size -= 1
+    players = [{"name": names[i], "library": libraries[i], "hand": hands[i]} for i in order]
+    state = GameState.model_validate({"turn": 1, "active": names[first], "step": "upkeep", "players": players})
+    return Game(state, pool)
+
+
+class InvariantError(AssertionError):
+    """The game reached a state the rules can't produce."""
+
+
+@dataclass
+class GameResult:
+    winner: str | None          # a player's name, "none" for a draw, None when unfinished
+    ending: str                 # how it ended
+    actions: int
+    turns: int
+    seconds: float
+    log: dict[str, object] = field(default_factory=dict)
+    final: GameState | None = None
+
+
+def check_invariants(game: Game, sizes: dict[str, int]) -> None:
+    """Every card in exactly one zone (ids are unique by construction: counted here), no
+    state-based action pending when a player has priority (CR 115.5), life and counters
+    sane."""
+    state = game.state
+    for player in state.players:
+        owned = sum(1 for zone in ("library", "hand", "graveyard", "exile") for c in getattr(player, zone)
+                    if not c.token and not c.copy_of_card)
+        owned += sum(1 for p in state.permanents() if not p.token and _owner(state, p.id or "") == player.name)
+        owned += sum(1 for s in state.stack if s.card is not None and not s.copy_of_card
+                     and (s.controller or state.active) == player.name)
+        if owned != sizes[player.name]:
+            raise InvariantError(f"{player.name} has {owned} cards in all zones, not {sizes[player.name]}")
+    for perm in state.permanents():
+        if any(n < 0 for n in perm.counters.values()) or perm.damage < 0:
+            raise InvariantError(f"{perm.id} has negative counters or damage")
+    if state.priority is not None and not game_over(game) and game.state_based_actions():
+        raise InvariantError(f"state-based actions pending while {state.priority} has priority: "
+                             f"{game.state_based_actions()}")
+
+
+def _owner(state: GameState, object_id: str) -> str:
+    for player in state.players:
+        if any(p.id == object_id for p in player.battlefield):
+            return player.name
+    return ""
+
+
+def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, check: bool = True,
+              pool: CardPool | None = None) -> GameResult:
+    """One game between random agents (seeded) to its end (CR 104) or ``max_actions``."""
+    started = time.perf_counter()
+    game = start_game(decks, seed, pool=pool)
+    sizes = {p.name: len(p.library) + len(p.hand) for p in game.state.players}
+    agents = {p.name: RandomAgent(seed * 1000 + i, pass_rate=0.25) for i, p in enumerate(game.state.players)}
+    for _ in range(max_actions):
+        if game_over(game):
+            break
+        decision = decisions(game)
+        game.push(agents[decision.player].choose(game, decision))
+        if check:
+            check_invariants(game, sizes)
+    winner = game.winner()
+    lost = [p for p in game.state.players if p.lost]
+    if winner is None:
+        ending = "unfinished"
+    elif all(p.drew_from_empty_library for p in lost):
+        ending = "empty library"
+    elif all(p.life <= 0 for p in lost):
+        ending = "life"
+    elif all(p.poison >= 10 for p in lost):
+        ending = "poison"
+    else:
+        ending = "several"
+    return GameResult(winner=winner, ending=ending if winner != "none" else "draw", actions=len(game.log),
+                      turns=game.state.turn, seconds=time.perf_counter() - started, log=game.game_log(),
+                      final=game.state)
+
+
+def summary(results: list[GameResult]) -> str:
+    seconds = sum(r.seconds for r in results) or 1e-9
+    actions = sum(r.actions for r in results)
+    endings = Counter(r.ending for r in results)
+    return (f"{len(results)} games, {actions} actions in {seconds:.1f} s: {len(results) / seconds:.3f} games/s, "
+            f"{actions / seconds:.1f} actions/s; endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))

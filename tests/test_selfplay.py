@@ -1,0 +1,61 @@
+"""Whole games: decks, the start of a game (CR 103), random games with the state checked
+after every action, and their logs replaying."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bridge.cli import main
+from bridge.errors import InputError
+from bridge.game import Game
+from bridge.selfplay import load_deck, play_game, shipped_decks, start_game
+
+
+def test_every_shipped_deck_loads_with_forty_cards() -> None:
+    decks = {name: load_deck(path) for name, path in shipped_decks().items()}
+    assert len(decks) >= 4
+    for deck in decks.values():
+        assert sum(deck.cards.values()) == 40
+
+
+def test_a_game_starts_with_seven_cards_or_mulligans() -> None:
+    decks = shipped_decks()
+    game = start_game((load_deck(decks["red_goblins"]), load_deck(decks["green_stompy"])), seed=3)
+    state = game.state
+    assert state.turn == 1 and state.step == "upkeep"
+    for player in state.players:
+        assert 1 <= len(player.hand) <= 7
+        assert len(player.hand) + len(player.library) == 40
+    # the same seed, the same start
+    again = start_game((load_deck(decks["red_goblins"]), load_deck(decks["green_stompy"])), seed=3)
+    assert again.state == state
+
+
+def test_a_random_game_keeps_the_state_valid_and_replays() -> None:
+    decks = shipped_decks()
+    result = play_game((load_deck(decks["white_weenie"]), load_deck(decks["black_knights"])), seed=5,
+                       max_actions=80)
+    assert result.actions == 80 or result.winner is not None
+    replayed = Game.replay(result.log)
+    assert len(replayed.log) == result.actions
+    assert replayed.state == result.final
+
+
+def test_a_bad_deck_is_reported(tmp_path: Path) -> None:
+    deck = tmp_path / "d.yaml"
+    deck.write_text("name: Bad\ncards:\n  Forest: 39\n")
+    with pytest.raises(InputError, match="at least 40"):
+        load_deck(deck)
+    deck.write_text("name: Bad\ncards:\n  Forest: 39\n  Nonexistent Card: 1\n")
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", str(deck), str(deck)])
+    assert result.exit_code == 2 and "Nonexistent Card" in result.output
+
+
+def test_cli_selfplay_prints_rates() -> None:
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "red_goblins", "blue_skies",
+                                       "--max-actions", "40"])
+    assert result.exit_code == 0, result.output
+    assert "games/s" in result.output and "actions/s" in result.output
