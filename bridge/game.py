@@ -24,7 +24,8 @@ from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError
 from bridge.facts import Position, asp_string, position_facts
 from bridge.errors import RuleModuleError
-from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers,
+from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, Concede, DeclareAttackers,
+                           DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
 from bridge.solver import Session
@@ -204,6 +205,10 @@ class Game:
             if self.state.step not in COMBAT_STEPS:
                 raise InputError(f"next_step moves through the steps of the combat phase; the {self.state.step} "
                                  "step is outside it")
+            return Verdict(legal=True)
+        if isinstance(action, Concede):
+            if action.by not in {p.name for p in self.state.players}:
+                raise InputError(f"{action.by!r} is not a player", location="concede")
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
@@ -482,6 +487,10 @@ class Game:
             return stack.after_pass(self, action)
         if isinstance(action, Advance):
             return stack.advance(self, action.step, action.turn)
+        if isinstance(action, Concede):
+            # CR 104.3a: a player who concedes leaves the game (loses)
+            players = [p.model_copy(update={"lost": True}) if p.name == action.by else p for p in self.state.players]
+            return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
 

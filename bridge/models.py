@@ -19,7 +19,7 @@ from bridge.cards import EffectSpec, slug
 __all__ = [
     "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
     "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "RemoveFromCombat",
-    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "StackObject", "Action", "ObjectExpectation",
+    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "Concede", "StackObject", "Action", "ObjectExpectation",
     "Expectation", "Scenario",
 ]
 
@@ -536,6 +536,13 @@ class Activate(_Model):
         return [value] if isinstance(value, str) else value
 
 
+class Concede(_Model):
+    """CR 104.3a: a player concedes the game (written ``concede: bob``)."""
+
+    kind: Literal["concede"] = "concede"
+    by: str
+
+
 class Advance(_Model):
     """Players pass priority until the game reaches ``step`` (of this turn or the next);
     choices on the way take their defaults (no attackers, no blockers, default damage)."""
@@ -553,13 +560,14 @@ class NextStep(_Model):
 
 
 Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage,
-                         StateBasedActions, RemoveFromCombat, NextStep, Pass, PlayLand, Cast, Activate, Advance],
+                         StateBasedActions, RemoveFromCombat, NextStep, Pass, PlayLand, Cast, Activate, Advance,
+                         Concede],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
                  "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments",
                  "remove_from_combat": "objects"}
 # actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
-_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance")
+_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede")
 
 
 def _action_from_yaml(value: Any) -> Any:
@@ -574,8 +582,8 @@ def _action_from_yaml(value: Any) -> Any:
                 return {"kind": "advance", "step": body}
             if name == "play_land" and isinstance(body, str):
                 return {"kind": "play_land", "card": body}
-            if name == "pass" and isinstance(body, str):
-                return {"kind": "pass", "by": body}
+            if name in ("pass", "concede") and isinstance(body, str):
+                return {"kind": name, "by": body}
             return {"kind": name, **body} if isinstance(body, dict) else {"kind": name}
     if isinstance(value, dict) and "kind" not in value:
         keys = [k for k in value if k in _ACTION_FIELD]

@@ -120,6 +120,10 @@ def scenario_schema() -> dict[str, Any]:
             body = {"anyOf": [model["properties"][shorthand], body]}
         actions.append({"type": "object", "title": name, "description": model.get("description", ""),
                         "properties": {kind: body}, "required": [kind], "additionalProperties": False})
+    defs.pop("Concede", None)
+    actions.append({"type": "object", "title": "Concede", "description": "this player concedes (CR 104.3a)",
+                    "properties": {"concede": {"type": "string"}}, "required": ["concede"],
+                    "additionalProperties": False})
     defs.pop("Pass", None)
     actions.append({"const": "pass", "title": "Pass", "description": "the player with priority passes (CR 115.3d)"})
     actions.append({"type": "object", "title": "PassBy", "description": "this player, who has priority, passes",
