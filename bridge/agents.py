@@ -123,7 +123,10 @@ def _spec_targets(game: Game, item: StackObject) -> list[object]:
         if item.mode is not None:
             return list(card.modes[item.mode - 1].targets)
         return list(card.spell_targets())
-    return list(game.position.card(item.source or "").activated[(item.ability or 1) - 1].targets)
+    card = game.position.card(item.source or "")
+    if item.trigger is not None:
+        return list(card.triggered[item.trigger - 1].targets)
+    return list(card.activated[(item.ability or 1) - 1].targets)
 
 
 def _choices(game: Game, item: StackObject, marker: str) -> Iterator[list[str]]:

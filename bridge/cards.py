@@ -550,6 +550,22 @@ class ResolveStep(_Strict):
         return [f"step_does({key}, {index}, {verb}({value}))."]
 
 
+TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "beginning_of_upkeep",
+                  "beginning_of_end_step")
+
+
+class TriggeredAbility(_Strict):
+    """A triggered ability (CR 603): its trigger event on the object itself or a step of its
+    controller's turn (``each: true`` for every player's), its targets and what it does."""
+
+    when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "beginning_of_upkeep",
+                  "beginning_of_end_step"]
+    each: bool = Field(False, description="the step of every player's turn, not only its controller's")
+    targets: list[TargetSpec] = Field(default_factory=list)
+    resolve: list[ResolveStep] = Field(default_factory=list)
+    effect: "EffectSpec | None" = None
+
+
 class Mode(_Strict):
     """One mode of a modal spell ("Choose one —", CR 700.2): its targets and what it does."""
 
@@ -621,6 +637,7 @@ class Card(_Strict):
     activated: list[ActivatedAbility] = Field(default_factory=list,
                                               description="activated abilities other than mana abilities (CR 602)")
     modes: list[Mode] = Field(default_factory=list, description='a modal spell\'s modes ("Choose one", CR 700.2)')
+    triggered: list[TriggeredAbility] = Field(default_factory=list, description="triggered abilities (CR 603)")
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
@@ -744,6 +761,13 @@ class Card(_Strict):
         # CR 601.2c, 608.2c: a spell's targets and what it does; CR 602: activated abilities
         out += _spell_facts(f"sp({c})", self.mana_cost or "", self.spell_targets(), self.resolve, self.effect,
                             qualities)
+        for k, trigger in enumerate(self.triggered, start=1):
+            key = f"tr({c}, {k})"
+            out.append(f"card_value({c}, ability, triggered({c}, {k})).")
+            out.append(f"trigger_event({key}, {trigger.when}).")
+            if trigger.each:
+                out.append(f"trigger_each({key}).")
+            out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")

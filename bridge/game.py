@@ -313,6 +313,7 @@ class Game:
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
+        from bridge.stack import leaving_events, triggers_on
         state, game = self.state, self
         for _ in range(100):
             model = game._sba_model()
@@ -320,7 +321,11 @@ class Game:
             if not actions:
                 self._known_steps = (state, model)
                 return state
+            before = state
             state = _apply_sba(state, actions)
+            # CR 603.6c, 603.10: what left the battlefield triggers, looking back
+            moves = {a.arguments[0].string: "graveyard" for a in actions if a.name in ("to_graveyard", "destroy")}
+            state = triggers_on(self.pool, before, state, leaving_events(before, moves))
             game = Game(state, self.pool)
         raise RuleModuleError("state-based actions did not stop after 100 rounds")
 
@@ -506,7 +511,10 @@ class Game:
                 changes[creature]["band"] = bands[creature]
         state = _update_permanents(self.state, changes)
         state = state.model_copy(update={"declared": [*state.declared, "attackers"]})
-        return _pay_attack_costs(state, model)
+        state = _pay_attack_costs(state, model)
+        # CR 508.2a: abilities that trigger on attacking
+        from bridge.stack import triggers_on
+        return triggers_on(self.pool, state, state, [f"attacks({asp_string(c)})" for c in action.attackers])
 
     def _after_block(self, action: DeclareBlockers, model: frozenset[clingo.Symbol]) -> GameState:
         result: dict[str, list[str]] = {}

@@ -140,6 +140,7 @@ class StackObject(_Model):
     card: str | None = Field(None, description="a spell's card")
     source: str | None = Field(None, description="an ability's source: a permanent's id")
     ability: int | None = Field(None, ge=1, description="which activated ability of the source (1 = first)")
+    trigger: int | None = Field(None, ge=1, description="which triggered ability of the source (1 = first)")
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
@@ -158,8 +159,9 @@ class StackObject(_Model):
     def _check(self) -> "StackObject":
         if (self.card is None) == (self.source is None):
             raise ValueError("a stack object is a spell (card) or an ability (source and ability), not both")
-        if self.source is not None and self.ability is None:
-            raise ValueError("an ability on the stack names which ability of its source it is")
+        if self.source is not None and (self.ability is None) == (self.trigger is None):
+            raise ValueError("an ability on the stack names which activated (ability) or triggered (trigger) "
+                             "ability of its source it is")
         return self
 
 
@@ -211,6 +213,9 @@ class GameState(_Model):
     after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
     cleanup_again: bool = Field(False, description="state-based actions were performed in this cleanup step, so "
                                                    "another follows (CR 514.3a)")
+    pending_triggers: list[StackObject] = Field(default_factory=list, description="abilities that triggered and "
+                                                                                 "wait to be put on the stack "
+                                                                                 "(CR 603.3)")
     gone: list[str] = Field(default_factory=list, description="ids of objects that ceased to exist (tokens, "
                                                               "abilities that left the stack), which targets may "
                                                               "still name")
@@ -256,7 +261,7 @@ class GameState(_Model):
                 raise ValueError(f"passed: {who!r} is not a player")
         permanents = {p.id: p for p in self.permanents()}
         for k, item in enumerate(self.stack):
-            if item.source is not None and item.source not in where:
+            if item.source is not None and item.source not in where and item.source not in self.gone:
                 raise ValueError(f"stack[{k}]: the source {item.source!r} is no object")
             for t in item.targets:
                 if t not in where and t not in names and t not in self.gone:

@@ -212,7 +212,7 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             return differ(f"{key}: expected {want}, got {got}")
     if expect.stack is not None:
         stack = [item.card if item.card is not None else f"{item.source} ability {item.ability}"
-                 for item in game.state.stack]
+                 if item.trigger is None else f"{item.source} trigger {item.trigger}" for item in game.state.stack]
         if stack != expect.stack:
             return differ(f"stack: expected {expect.stack}, got {stack}")
     for name, pool in expect.mana_pool.items():

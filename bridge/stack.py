@@ -115,10 +115,11 @@ def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> G
     # CR 601.2e-g: the total cost was locked in before it is paid: the sacrifice comes now
     state = _pay(game.state, item.controller or game.state.active, model)
     if action.sacrifice:
-        state = _move_permanents(state, {s: "graveyard" for s in action.sacrifice})
+        state = _move_permanents(state, {s: "graveyard" for s in action.sacrifice}, game.pool)
     players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id],
                                     "graveyard": [c for c in p.graveyard if c.id != item.id]}) for p in state.players]
-    return _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])
+    state = _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])
+    return _give_priority(game, state, item.controller or state.active) if state.pending_triggers else state
 
 
 def activate_object(game: "Game", action: Activate) -> StackObject:
@@ -177,9 +178,12 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
     if ability.discard_cost:
         state = discard(state, item.controller or state.active, ability.discard_cost)
     if ability.sacrifice_self:
-        state = _move_permanents(state, {action.source: "graveyard"})
+        state = _move_permanents(state, {action.source: "graveyard"}, game.pool)
     used = [*state.activated_this_turn, f"{action.source}/{item.ability}"]
-    return _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
+    state = _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
+    if state.pending_triggers or ability.pay_life:
+        return _give_priority(game, state, item.controller or state.active)
+    return state
 
 
 def _check_mana_ability(game: "Game", action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
@@ -268,7 +272,9 @@ def after_play_land(game: "Game", action: PlayLand) -> GameState:
                 "battlefield": [*p.battlefield, Permanent(id=card.id, card=card.card, timestamp=stamp, sick=True)],
                 "lands_played": p.lands_played + 1})
         players.append(p)
-    return _update(state, players=players, priority=player, passed=[])
+    after = _update(state, players=players, priority=player, passed=[])
+    after = triggers_on(game.pool, after, after, [f"enters({asp_string(card.id or '')})"])
+    return _give_priority(game, after, player) if after.pending_triggers else after
 
 
 # ---------------------------------------------------------------------- priority
@@ -317,13 +323,123 @@ def _damage_first(game: "Game") -> "Game":
 
 
 def _give_priority(game: "Game", state: GameState, player: str, check: bool = True) -> GameState:
-    """CR 115.5: state-based actions first, then the player receives priority.  ``check`` is
+    """CR 115.5, 603.3b: state-based actions, then the abilities that triggered go on the
+    stack, repeated until neither happens; then the player receives priority.  ``check`` is
     False when nothing that state-based actions look at changed since they were last
     performed (a step began with no turn-based action)."""
     from bridge.game import Game
-    if check:
-        state = Game(state, game.pool)._state_based_actions()
+    for _ in range(50):
+        if check:
+            state = Game(state, game.pool)._state_based_actions()
+        if not state.pending_triggers:
+            break
+        state = _put_triggers_on_stack(game, state)
+        check = True
     return _update(state, priority=player, passed=[])
+
+
+# ---------------------------------------------------------------------- triggered abilities
+def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameState:
+    """CR 603.2: the abilities that trigger on these events (asked on ``state``: for a
+    permanent leaving the battlefield, the position before it left, 603.6c), added to the
+    abilities waiting to be put on the stack."""
+    from bridge.game import Game
+    if not events:
+        return state
+    game = Game(state, pool)  # type: ignore[arg-type]
+    facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
+    model = Session(game.modules("stack/triggers"), facts).solve().model
+    found = sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
+                   for s in model if s.match("triggered", 4))
+    if not found:
+        return state
+    taken = state.object_ids() | {t.id for t in state.pending_triggers if t.id} | set(state.gone)
+    new = []
+    for source, number, controller in found:
+        n, oid = 1, f"{source}_trigger"
+        while oid in taken:
+            n += 1
+            oid = f"{source}_trigger_{n}"
+        taken.add(oid)
+        new.append(StackObject(id=oid, source=source, trigger=number, controller=controller))
+    return state.model_copy(update={"pending_triggers": [*state.pending_triggers, *new]})
+
+
+def triggers_on(pool: object, before: GameState, after: GameState, events: list[str]) -> GameState:
+    """The abilities that trigger on events, asked on ``before`` (look-back, 603.6c, 603.10),
+    waiting on ``after``."""
+    if not events:
+        return after
+    found = collect_triggers(pool, before.model_copy(update={"pending_triggers": []}), events).pending_triggers
+    if not found:
+        return after
+    taken = after.object_ids() | {t.id for t in after.pending_triggers if t.id} | set(after.gone)
+    fresh = []
+    for item in found:
+        oid, n = item.id or "", 1
+        while oid in taken:
+            n += 1
+            oid = f"{item.source}_trigger_{n}"
+        taken.add(oid)
+        fresh.append(item.model_copy(update={"id": oid}))
+    return after.model_copy(update={"pending_triggers": [*after.pending_triggers, *fresh]})
+
+
+def leaving_events(state: GameState, moves: dict[str, str]) -> list[str]:
+    """CR 603.6c: each permanent leaving the battlefield; to a graveyard, it also dies (if it
+    was a creature: the rules check that on the position before)."""
+    events = []
+    for oid, where in moves.items():
+        events.append(f"leaves({asp_string(oid)})")
+        if where == "graveyard":
+            events.append(f"dies({asp_string(oid)})")
+    return events
+
+
+def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
+    """CR 603.3b: in APNAP order each player puts the abilities he or she controls on the
+    stack (in the order they triggered, by default), choosing their targets (603.3d: the first
+    legal target of each, by default; one with no legal target is removed)."""
+    from bridge.agents import _legal_targets
+    from bridge.game import Game
+    order = [state.active, state.opponent(state.active)]
+    pending = sorted(state.pending_triggers, key=lambda t: order.index(t.controller or state.active))
+    state = _update(state, pending_triggers=[])
+    for item in pending:
+        source_gone = item.source not in {p.id for p in state.permanents()}
+        if source_gone:
+            # the source left (a dies or leaves trigger): its ability still resolves, using
+            # the last known information (603.10); it is kept as an object that ceased to exist
+            pass
+        g = Game(state, game.pool)
+        card = _trigger_card(game, state, item)
+        spec = card.triggered[(item.trigger or 1) - 1]
+        targets: list[str] = []
+        if spec.targets:
+            legal, _ = _legal_targets(g, item, "activating")
+            slots = [legal.get(i, []) for i in range(1, len(spec.targets) + 1)]
+            if any(not s for s in slots):
+                continue  # CR 603.3d: removed
+            # the default choice: an opponent's object or the opponent first, then the rest
+            mine = item.controller or state.active
+
+            def ours(target: str) -> bool:
+                if target in {p.name for p in state.players}:
+                    return target == mine
+                perm = next((p for p in state.permanents() if p.id == target), None)
+                return perm is not None and state.controller_of(perm) == mine
+
+            targets = [sorted(s, key=lambda t: (ours(t), t))[0] for s in slots]
+        state = _update(state, stack=[item.model_copy(update={"targets": targets}), *state.stack])
+    return state
+
+
+def _trigger_card(game: "Game", state: GameState, item: StackObject) -> object:
+    for zone_obj in [*state.permanents(), *(c for p in state.players for z in ("graveyard", "exile", "hand", "library")
+                                           for c in getattr(p, z))]:
+        if zone_obj.id == item.source:
+            return game.pool.get(zone_obj.card)
+    raise InputError(f"the source {item.source!r} of a triggered ability is nowhere")
 
 
 # The answer of turn/steps.lp for a position, kept for the end of the step when nothing
@@ -401,7 +517,8 @@ def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> Gam
     controller = item.controller or state.active
     players = [p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
                for p in state.players]
-    return _update(state, players=players)
+    after = _update(state, players=players)
+    return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})"])
 
 
 def _apply_results(game: "Game", state: GameState, top: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
@@ -511,7 +628,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _update(state, extra_turns=[*extra_turns, *state.extra_turns],
                         extra_combats=state.extra_combats + extra_combats)
     if moves:
-        state = _move_permanents(state, moves)
+        state = _move_permanents(state, moves, game.pool)
     for player, card_name, n in tokens:
         state = _create_tokens(game, state, player, card_name, n, blocked)
     if exiled_cards:
@@ -548,7 +665,10 @@ def _take_from_library(game: "Game", state: GameState, player: str, card_id: str
                 update["battlefield"] = [*p.battlefield, perm]
             p = p.model_copy(update=update)
         players.append(p)
-    return _update(state, players=players)
+    after = _update(state, players=players)
+    if where == "hand":
+        return after
+    return triggers_on(game.pool, after, after, [f"enters({asp_string(card_id)})"])
 
 
 def shuffle(state: GameState, player: str) -> GameState:
@@ -583,7 +703,10 @@ def _own_effect(game: "Game", item: StackObject) -> object:
     """The continuous effect of an activated ability or a spell's mode, when it has its own
     (else the card's ``effect`` applies)."""
     if item.source is not None:
-        return game.position.card(item.source).activated[(item.ability or 1) - 1].effect
+        card = game.position.card(item.source)
+        if item.trigger is not None:
+            return card.triggered[item.trigger - 1].effect
+        return card.activated[(item.ability or 1) - 1].effect
     if item.mode is not None:
         return game.pool.get(item.card or "").modes[item.mode - 1].effect
     return None
@@ -650,6 +773,7 @@ def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, 
     players = [p.model_copy(update={"battlefield": [*p.battlefield, *new]}) if p.name == player else p
                for p in state.players]
     state = _update(state, players=players)
+    state = triggers_on(game.pool, state, state, [f"enters({asp_string(t.id or '')})" for t in new])
     if blocking is not None:
         attacker = state.permanent(blocking)
         update: dict[str, object] = {"blocked": True}
@@ -659,10 +783,12 @@ def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, 
     return state
 
 
-def _move_permanents(state: GameState, moves: dict[str, str]) -> GameState:
+def _move_permanents(state: GameState, moves: dict[str, str], pool: object = None) -> GameState:
     """Permanents leave the battlefield for their owner's zones (tokens cease to exist,
-    704.5d); what was attached to them, blocked by them or attacking them is updated."""
+    704.5d); what was attached to them, blocked by them or attacking them is updated; with a
+    card pool, the abilities that trigger on their leaving wait to go on the stack."""
     from bridge.game import _remove_from_combat
+    before = state
     state = _remove_from_combat(state, set(moves))
     owners = {perm.id: player.name for player in state.players for perm in player.battlefield}
     leaving = {perm.id: perm for perm in state.permanents() if perm.id in moves}
@@ -691,7 +817,10 @@ def _move_permanents(state: GameState, moves: dict[str, str]) -> GameState:
     effects = [e.model_copy(update={"targets": [t for t in e.targets if t not in leaving]})
                for e in state.effects if not e.targets or set(e.targets) - set(leaving)]
     tokens = [oid for oid, perm in leaving.items() if perm.token]
-    return _update(state, players=players, effects=effects, gone=[*state.gone, *tokens])
+    after = _update(state, players=players, effects=effects, gone=[*state.gone, *tokens])
+    if pool is None:
+        return after
+    return triggers_on(pool, before, after, leaving_events(before, moves))
 
 
 # ---------------------------------------------------------------------- steps and turns
@@ -755,6 +884,10 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     if not acted:
         remember_steps(state, model)
     state = _turn_based_actions(g, state, model)
+    if step in ("upkeep", "end"):
+        # CR 503.1, 513.1: "at the beginning of the upkeep / end step" abilities trigger
+        state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
+        acted = acted or bool(state.pending_triggers)
     if step == "cleanup":
         # CR 514.2: "until end of turn" effects end (with the damage removed above)
         state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
