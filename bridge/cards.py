@@ -42,7 +42,7 @@ SIMPLE_ABILITIES = frozenset({
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
     "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
-    "indestructible",
+    "indestructible", "exalted",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
@@ -52,7 +52,7 @@ QUALITY_ABILITIES = frozenset({
 # Abilities with a number parameter.
 NUMBER_ABILITIES = frozenset({
     "can_block_additional", "cant_be_blocked_except_by", "cant_be_blocked_by_more_than",
-    "max_attackers", "max_blockers", "attack_tax",
+    "max_attackers", "max_blockers", "attack_tax", "bushido",
 })
 
 
@@ -550,16 +550,16 @@ class ResolveStep(_Strict):
         return [f"step_does({key}, {index}, {verb}({value}))."]
 
 
-TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "beginning_of_upkeep",
-                  "beginning_of_end_step")
+TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
+                  "beginning_of_upkeep", "beginning_of_end_step")
 
 
 class TriggeredAbility(_Strict):
     """A triggered ability (CR 603): its trigger event on the object itself or a step of its
     controller's turn (``each: true`` for every player's), its targets and what it does."""
 
-    when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "beginning_of_upkeep",
-                  "beginning_of_end_step"]
+    when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
+                  "beginning_of_upkeep", "beginning_of_end_step"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)

@@ -263,8 +263,14 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
         if source_card is None:
             raise InputError(f"the ability's source {item.source!r} is not a permanent", location="state.stack")
         used_cards[source_card.id] = source_card
-        kind, number = ("tr", item.trigger) if item.trigger is not None else ("ab", item.ability)
-        out.append(f"stack_ability({o}, {asp_string(item.source or '')}, {kind}({asp_string(source_card.id)}, {number})).")
+        if item.keyword is not None:
+            out.append(f"stack_ability({o}, {asp_string(item.source or '')}, kw({item.keyword})).")
+        else:
+            kind, number = ("tr", item.trigger) if item.trigger is not None else ("ab", item.ability)
+            out.append(f"stack_ability({o}, {asp_string(item.source or '')}, "
+                       f"{kind}({asp_string(source_card.id)}, {number})).")
+        if item.about is not None:
+            out.append(f"stack_about({o}, {asp_string(item.about)}).")
     out += [f"stack_target({o}, {i}, {asp_string(t)})." for i, t in enumerate(item.targets, start=1)]
     if item.mode is not None:
         out.append(f"stack_mode({o}, {item.mode}).")

@@ -469,10 +469,15 @@ class Game:
         return next(p.name for p in self.state.players if not p.lost)
 
     def _after(self, action: Action, model: frozenset[clingo.Symbol]) -> GameState:
-        if isinstance(action, DeclareAttackers):
-            return self._after_attack(action, model)
-        if isinstance(action, DeclareBlockers):
-            return self._after_block(action, model)
+        if isinstance(action, (DeclareAttackers, DeclareBlockers)):
+            state = self._after_attack(action, model) if isinstance(action, DeclareAttackers) \
+                else self._after_block(action, model)
+            if state.pending_triggers:
+                # CR 508.2, 509.4, 603.3b: what triggered goes on the stack, then the active
+                # player receives priority
+                from bridge.stack import _give_priority
+                return _give_priority(self, state, state.active)
+            return state
         if isinstance(action, AssignDamage):
             return _deal_damage(self.state, model)
         if isinstance(action, StateBasedActions):
@@ -514,7 +519,10 @@ class Game:
         state = _pay_attack_costs(state, model)
         # CR 508.2a: abilities that trigger on attacking
         from bridge.stack import triggers_on
-        return triggers_on(self.pool, state, state, [f"attacks({asp_string(c)})" for c in action.attackers])
+        events = [f"attacks({asp_string(c)})" for c in action.attackers]
+        if len(action.attackers) == 1:  # CR 506.5, 702.80b
+            events.append(f"attacks_alone({asp_string(next(iter(action.attackers)))})")
+        return triggers_on(self.pool, state, state, events)
 
     def _after_block(self, action: DeclareBlockers, model: frozenset[clingo.Symbol]) -> GameState:
         result: dict[str, list[str]] = {}
@@ -526,7 +534,12 @@ class Game:
             extra = [a for a in result.get(blocker, []) if a not in attackers]
             changes[blocker] = {"blocking": list(attackers) + sorted(extra)}
         state = _update_permanents(self.state, changes)
-        return state.model_copy(update={"declared": [*state.declared, "blockers"]})
+        state = state.model_copy(update={"declared": [*state.declared, "blockers"]})
+        # CR 509.4: abilities that trigger on blocking and on becoming blocked
+        from bridge.stack import triggers_on
+        blocked = sorted({a for attackers in changes.values() for a in attackers["blocking"]})  # type: ignore[union-attr]
+        events = [f"blocks({asp_string(b)})" for b in changes] + [f"becomes_blocked({asp_string(a)})" for a in blocked]
+        return triggers_on(self.pool, state, state, events)
 
 
 # ---------------------------------------------------------------------- declarations as facts

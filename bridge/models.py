@@ -141,6 +141,9 @@ class StackObject(_Model):
     source: str | None = Field(None, description="an ability's source: a permanent's id")
     ability: int | None = Field(None, ge=1, description="which activated ability of the source (1 = first)")
     trigger: int | None = Field(None, ge=1, description="which triggered ability of the source (1 = first)")
+    keyword: str | None = Field(None, description="a triggered keyword ability of the source: exalted, "
+                                                  "bushido(N) (CR 702.80, 702.42)")
+    about: str | None = Field(None, description="the object the trigger event was about (\"that creature\")")
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
@@ -159,9 +162,9 @@ class StackObject(_Model):
     def _check(self) -> "StackObject":
         if (self.card is None) == (self.source is None):
             raise ValueError("a stack object is a spell (card) or an ability (source and ability), not both")
-        if self.source is not None and (self.ability is None) == (self.trigger is None):
-            raise ValueError("an ability on the stack names which activated (ability) or triggered (trigger) "
-                             "ability of its source it is")
+        if self.source is not None and [self.ability, self.trigger, self.keyword].count(None) != 2:
+            raise ValueError("an ability on the stack names which activated (ability), triggered (trigger) or "
+                             "keyword (keyword) ability of its source it is")
         return self
 
 

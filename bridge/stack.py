@@ -296,6 +296,9 @@ def after_pass(game: "Game", action: Pass) -> GameState:
     game = _damage_first(game)
     state = game.state
     player = state.priority_player()
+    if state.pending_triggers:
+        # CR 603.3b: abilities that triggered go on the stack before anyone acts on
+        state = _give_priority(game, state, player)
     passed = [*state.passed, player]
     if len(set(passed)) < len(state.players):
         # CR 115.5: state-based actions are checked before the next player receives
@@ -351,7 +354,9 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
     model = Session(game.modules("stack/triggers"), facts).solve().model
     found = sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
                    for s in model if s.match("triggered", 4))
-    if not found:
+    keywords = sorted((s.arguments[0].string, str(s.arguments[1]), s.arguments[2].string, s.arguments[3].string)
+                      for s in model if s.match("keyword_triggered", 4))
+    if not found and not keywords:
         return state
     taken = state.object_ids() | {t.id for t in state.pending_triggers if t.id} | set(state.gone)
     new = []
@@ -362,6 +367,13 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
             oid = f"{source}_trigger_{n}"
         taken.add(oid)
         new.append(StackObject(id=oid, source=source, trigger=number, controller=controller))
+    for source, keyword, about, controller in keywords:
+        n, oid = 1, f"{source}_{keyword.split('(')[0]}"
+        while oid in taken:
+            n += 1
+            oid = f"{source}_{keyword.split('(')[0]}_{n}"
+        taken.add(oid)
+        new.append(StackObject(id=oid, source=source, keyword=keyword, about=about, controller=controller))
     return state.model_copy(update={"pending_triggers": [*state.pending_triggers, *new]})
 
 
@@ -412,9 +424,12 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
             # the last known information (603.10); it is kept as an object that ceased to exist
             pass
         g = Game(state, game.pool)
+        targets: list[str] = []
+        if item.keyword is not None:
+            state = _update(state, stack=[item, *state.stack])
+            continue
         card = _trigger_card(game, state, item)
         spec = card.triggered[(item.trigger or 1) - 1]
-        targets: list[str] = []
         if spec.targets:
             legal, _ = _legal_targets(g, item, "activating")
             slots = [legal.get(i, []) for i in range(1, len(spec.targets) + 1)]
@@ -541,6 +556,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     shuffles: list[str] = []
     copies: list[str] = []
     exiled_cards: list[str] = []
+    pumps: list[tuple[str, int, int]] = []
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -601,6 +617,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             shuffles.append(target)  # type: ignore[arg-type]
         elif r.name == "copy":
             copies.append(target)  # type: ignore[arg-type]
+        elif r.name == "pump":
+            pumps.append((target, args[1].number, args[2].number))  # type: ignore[arg-type]
         elif r.name == "exile_card":
             exiled_cards.append(target)  # type: ignore[arg-type]
     state = _update_permanents(state, changes)
@@ -611,6 +629,11 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
         effect = Effect.model_validate({**fields, "source": source, "targets": sorted(set(effects)),
                                         "timestamp": stamp, "controller": top.controller or state.active})
+        state = _update(state, effects=[*state.effects, effect])
+    for target, power, toughness in pumps:
+        words = f"{top.keyword}: +{power}/+{toughness} until end of turn"
+        effect = Effect(text=words, targets=[target], modify_pt=(power, toughness), duration="end_of_turn",
+                        timestamp=_next_timestamp(game, state), controller=top.controller or state.active)
         state = _update(state, effects=[*state.effects, effect])
     players = []
     for p in state.players:
@@ -702,6 +725,8 @@ def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
 def _own_effect(game: "Game", item: StackObject) -> object:
     """The continuous effect of an activated ability or a spell's mode, when it has its own
     (else the card's ``effect`` applies)."""
+    if item.keyword is not None:
+        return None
     if item.source is not None:
         card = game.position.card(item.source)
         if item.trigger is not None:
