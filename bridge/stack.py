@@ -782,9 +782,9 @@ def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, 
     """CR 110.5b: tokens enter the battlefield under the player's control; CR 509.7: blocking
     an attacking creature, placed last in its damage assignment order when it has one (the
     active player may announce another order)."""
-    card = next((c for c in game.pool.all() if c.id == card_slug), None)
-    if card is None:
+    if card_slug not in game.pool:
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
+    card = game.pool.get(card_slug)
     taken = state.object_ids()
     new = []
     for _ in range(n):
