@@ -481,6 +481,8 @@ class ResolveStep(_Strict):
                                                             "quality of his or her choice (CR 701.17)")
     additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
                                                              "this main phase (CR 500.8)")
+    prevent_all_combat_damage: bool | None = Field(None, description="prevent all combat damage that would be "
+                                                                     "dealt this turn (CR 615)")
     to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     on: str | None = Field(None, description="put_counters: on what")
@@ -493,7 +495,7 @@ class ResolveStep(_Strict):
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
-              "copy_spell", "sacrifice_one", "exile_same_name")
+              "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -525,8 +527,8 @@ class ResolveStep(_Strict):
     def _facts(self, key: str, index: int) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
-        if verb == "additional_combat":
-            return [f"step_does({key}, {index}, additional_combat)."]
+        if verb in ("additional_combat", "prevent_all_combat_damage"):
+            return [f"step_does({key}, {index}, {verb})."]
         if verb == "search":
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":

@@ -83,6 +83,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                       f"active_player({asp_string(state.active)})."]
     if state.combat_damage_dealt:
         out.append("combat_damage_dealt.")
+    if state.combat_damage_prevented:
+        out.append("combat_damage_prevented.")
     # CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless given
     if state.step not in ("untap", "cleanup") or state.priority is not None:
         out.append(f"priority({asp_string(state.priority_player())}).")

@@ -214,6 +214,8 @@ class GameState(_Model):
     extra_combats: int = Field(0, ge=0, description="additional combat phases to come after this turn's "
                                                     "postcombat main phase (CR 500.8)")
     after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
+    combat_damage_prevented: bool = Field(False, description="all combat damage is prevented this turn (Fog, "
+                                                             "CR 615)")
     cleanup_again: bool = Field(False, description="state-based actions were performed in this cleanup step, so "
                                                    "another follows (CR 514.3a)")
     pending_triggers: list[StackObject] = Field(default_factory=list, description="abilities that triggered and "

@@ -611,6 +611,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             extra_turns.insert(0, target)  # type: ignore[arg-type]
         elif r.name == "additional_combat":
             extra_combats += 1
+        elif r.name == "prevent_all_combat_damage":
+            state = _update(state, combat_damage_prevented=True)
         elif r.name == "search":
             searches.append((target, args[1].string, args[2].name))  # type: ignore[arg-type]
         elif r.name == "shuffle":
@@ -897,7 +899,7 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
             active, resume = regular, None
         players = [p.model_copy(update={"lands_played": 0}) for p in state.players]
         state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
-                        extra_turns=extra, extra_combats=0, after_extra_turns=resume)
+                        extra_turns=extra, extra_combats=0, after_extra_turns=resume, combat_damage_prevented=False)
         state = update(state, {p.id: {"sick": False} for p in state.permanents()
                                if p.id and state.controller_of(p) == active})
         state = update(state, {p.id: {"attacked_this_turn": False} for p in state.permanents()
