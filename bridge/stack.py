@@ -356,6 +356,9 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
                    for s in model if s.match("triggered", 4))
     keywords = sorted((s.arguments[0].string, str(s.arguments[1]), s.arguments[2].string, s.arguments[3].string)
                       for s in model if s.match("keyword_triggered", 4))
+    tapped = {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
+    if tapped:
+        state = _update_permanents(state, {t: {"tapped": True} for t in tapped})
     if not found and not keywords:
         return state
     taken = state.object_ids() | {t.id for t in state.pending_triggers if t.id} | set(state.gone)
@@ -382,7 +385,13 @@ def triggers_on(pool: object, before: GameState, after: GameState, events: list[
     waiting on ``after``."""
     if not events:
         return after
-    found = collect_triggers(pool, before.model_copy(update={"pending_triggers": []}), events).pending_triggers
+    looked = collect_triggers(pool, before.model_copy(update={"pending_triggers": []}), events)
+    found = looked.pending_triggers
+    entering = [e[len('enters("'):-2] for e in events if e.startswith("enters(")]
+    tapped = [oid for oid in entering if any(p.id == oid and p.tapped for p in looked.permanents())
+              and any(p.id == oid and not p.tapped for p in after.permanents())]
+    if tapped:  # CR 614.1c
+        after = _update_permanents(after, {t: {"tapped": True} for t in tapped})
     if not found:
         return after
     taken = after.object_ids() | {t.id for t in after.pending_triggers if t.id} | set(after.gone)
