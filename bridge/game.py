@@ -479,7 +479,11 @@ class Game:
                 return _give_priority(self, state, state.active)
             return state
         if isinstance(action, AssignDamage):
-            return _deal_damage(self.state, model)
+            from bridge.stack import triggers_on
+            state = _deal_damage(self.state, model)
+            events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
+                            if s.match("combat_damage_to_player", 1))
+            return triggers_on(self.pool, state, state, events)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
         if isinstance(action, RemoveFromCombat):
