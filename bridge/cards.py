@@ -483,9 +483,9 @@ class ResolveStep(_Strict):
                                                              "this main phase (CR 500.8)")
     prevent_all_combat_damage: bool | None = Field(None, description="prevent all combat damage that would be "
                                                                      "dealt this turn (CR 615)")
-    to: str | None = Field(None, description="deal_damage, prevent_next: to whom (a reference)")
+    to: str | None = Field(None, description="deal_damage, prevent_next: to whom; put_counters: on what (a "
+                                             "reference)")
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
-    on: str | None = Field(None, description="put_counters: on what")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
     where: Quality | None = Field(None, description='only those of "each" with this quality ("each black creature")')
@@ -502,7 +502,7 @@ class ResolveStep(_Strict):
         verbs = [v for v in self._VERBS if getattr(self, v) is not None]
         if len(verbs) != 1:
             raise ValueError(f"a step does exactly one thing ({', '.join(self._VERBS)}); this one has {verbs or 'none'}")
-        for ref in (self.to, self.who, self.on, *(getattr(self, v) for v in self._VERBS
+        for ref in (self.to, self.who, *(getattr(self, v) for v in self._VERBS
                                                   if isinstance(getattr(self, v), str) and v not in
                                                   ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next"))):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
@@ -539,7 +539,7 @@ class ResolveStep(_Strict):
         if verb in ("draw", "discard", "gain_life", "lose_life"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
-            return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.on or 'target'}))."
+            return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.to or 'target'}))."
                     for k, n in sorted(value.items())]
         if verb == "create_tokens":
             out = [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
@@ -553,7 +553,7 @@ class ResolveStep(_Strict):
 
 
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "beginning_of_upkeep", "beginning_of_end_step")
+                  "deals_combat_damage_to_player", "you_gain_life", "beginning_of_upkeep", "beginning_of_end_step")
 
 
 class TriggeredAbility(_Strict):
@@ -561,7 +561,7 @@ class TriggeredAbility(_Strict):
     controller's turn (``each: true`` for every player's), its targets and what it does."""
 
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "beginning_of_upkeep", "beginning_of_end_step"]
+                  "deals_combat_damage_to_player", "you_gain_life", "beginning_of_upkeep", "beginning_of_end_step"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)

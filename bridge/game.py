@@ -483,6 +483,9 @@ class Game:
             state = _deal_damage(self.state, model)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
+            # CR 702.13a: life gained through lifelink, one event for each source
+            events += sorted(f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
+                             for s in model if s.match("life_gained_from", 2))
             return triggers_on(self.pool, state, state, events)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()

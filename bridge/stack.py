@@ -354,6 +354,8 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
     model = Session(game.modules("stack/triggers"), facts).solve().model
     found = sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
                    for s in model if s.match("triggered", 4))
+    found += sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
+                    for s in model if s.match("triggered_each", 5))
     keywords = sorted((s.arguments[0].string, str(s.arguments[1]), s.arguments[2].string, s.arguments[3].string)
                       for s in model if s.match("keyword_triggered", 4))
     tapped = {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
@@ -646,6 +648,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         effect = Effect(text=words, targets=[target], modify_pt=(power, toughness), duration="end_of_turn",
                         timestamp=_next_timestamp(game, state), controller=top.controller or state.active)
         state = _update(state, effects=[*state.effects, effect])
+    gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')})" for name, n in life.items()
+             if not name.startswith("shield:") and n > 0]
     players = []
     for p in state.players:
         update: dict[str, object] = {"life": p.life + life.get(p.name, 0)}
@@ -653,6 +657,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             update["prevention_shield"] = p.prevention_shield + life[f"shield:{p.name}"]
         players.append(p.model_copy(update=update))
     state = _update(state, players=players)
+    state = triggers_on(game.pool, state, state, gains)
     for player, n in draws.items():
         state = draw(state, player, n)
     for player, n in discards.items():
