@@ -553,7 +553,8 @@ class ResolveStep(_Strict):
 
 
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "you_gain_life", "beginning_of_upkeep", "beginning_of_end_step")
+                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "beginning_of_upkeep",
+                  "beginning_of_end_step")
 
 
 class TriggeredAbility(_Strict):
@@ -561,7 +562,8 @@ class TriggeredAbility(_Strict):
     controller's turn (``each: true`` for every player's), its targets and what it does."""
 
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "you_gain_life", "beginning_of_upkeep", "beginning_of_end_step"]
+                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "beginning_of_upkeep",
+                  "beginning_of_end_step"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
