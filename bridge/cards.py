@@ -553,8 +553,8 @@ class ResolveStep(_Strict):
 
 
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "beginning_of_upkeep",
-                  "beginning_of_end_step")
+                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
+                  "beginning_of_upkeep", "beginning_of_end_step")
 
 
 class TriggeredAbility(_Strict):
@@ -562,9 +562,10 @@ class TriggeredAbility(_Strict):
     controller's turn (``each: true`` for every player's), its targets and what it does."""
 
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "beginning_of_upkeep",
-                  "beginning_of_end_step"]
+                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
+                  "beginning_of_upkeep", "beginning_of_end_step"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
+    spell: Quality | None = Field(None, description="you_cast: only spells with this quality")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: "EffectSpec | None" = None
@@ -771,6 +772,9 @@ class Card(_Strict):
             out.append(f"trigger_event({key}, {trigger.when}).")
             if trigger.each:
                 out.append(f"trigger_each({key}).")
+            if trigger.spell is not None:
+                out += [f"trigger_spell_filter({key}, {part})." for part in trigger.spell.parts()]
+                qualities.update(trigger.spell.all_terms())
             out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)

@@ -119,6 +119,9 @@ def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> G
     players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id],
                                     "graveyard": [c for c in p.graveyard if c.id != item.id]}) for p in state.players]
     state = _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])
+    # CR 601.2h: abilities that trigger on the spell being cast
+    state = triggers_on(game.pool, state, state, [f"casts({asp_string(item.controller or state.active)}, "
+                                                  f"{asp_string(item.id or '')})"])
     return _give_priority(game, state, item.controller or state.active) if state.pending_triggers else state
 
 
@@ -351,7 +354,7 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
         return state
     game = Game(state, pool)  # type: ignore[arg-type]
     facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
-    model = Session(game.modules("stack/triggers"), facts).solve().model
+    model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
     found = sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
                    for s in model if s.match("triggered", 4))
     found += sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
