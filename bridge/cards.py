@@ -394,7 +394,7 @@ TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 # who or what a step of a resolving spell or ability acts on (CR 608.2c)
 REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_permanent", "each_player", "each_opponent",
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
-              "each_creature_you_control")
+              "each_creature_you_control", "that_creature")
 
 
 class TargetSpec(_Strict):
@@ -445,6 +445,15 @@ class TargetSpec(_Strict):
         return out
 
 
+class DelayedTrigger(_Strict):
+    """A delayed triggered ability a resolving object creates (CR 603.7): when it triggers and
+    what it does; ``that_creature`` in its steps names the object the ability that created it
+    was about."""
+
+    at: Literal["end_of_combat", "next_end_step"]
+    resolve: list["ResolveStep"] = Field(min_length=1)
+
+
 class ResolveStep(_Strict):
     """One thing a resolving spell or ability does (CR 608.2c), by one verb."""
 
@@ -483,6 +492,7 @@ class ResolveStep(_Strict):
                                                              "this main phase (CR 500.8)")
     prevent_all_combat_damage: bool | None = Field(None, description="prevent all combat damage that would be "
                                                                      "dealt this turn (CR 615)")
+    delayed: DelayedTrigger | None = Field(None, description="create a delayed triggered ability (CR 603.7)")
     to: str | None = Field(None, description="deal_damage, prevent_next: to whom; put_counters: on what (a "
                                              "reference)")
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
@@ -495,7 +505,7 @@ class ResolveStep(_Strict):
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
-              "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage")
+              "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -529,6 +539,11 @@ class ResolveStep(_Strict):
         value = getattr(self, verb)
         if verb in ("additional_combat", "prevent_all_combat_damage"):
             return [f"step_does({key}, {index}, {verb})."]
+        if verb == "delayed":
+            out = [f"step_does({key}, {index}, delayed({value.at}))."]
+            for j, inner in enumerate(value.resolve, start=1):
+                out += inner.facts(f"dl({key}, {index})", j)
+            return out
         if verb == "search":
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
@@ -554,7 +569,7 @@ class ResolveStep(_Strict):
 
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "beginning_of_upkeep", "beginning_of_end_step")
+                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step")
 
 
 class TriggeredAbility(_Strict):
@@ -563,12 +578,15 @@ class TriggeredAbility(_Strict):
 
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "beginning_of_upkeep", "beginning_of_end_step"]
+                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast: only spells with this quality")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: "EffectSpec | None" = None
+
+
+DelayedTrigger.model_rebuild()
 
 
 class Mode(_Strict):

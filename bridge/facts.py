@@ -267,6 +267,8 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
         used_cards[source_card.id] = source_card
         if item.keyword is not None:
             out.append(f"stack_ability({o}, {asp_string(item.source or '')}, kw({item.keyword})).")
+        elif item.delayed is not None:
+            out.append(f"stack_ability({o}, {asp_string(item.source or '')}, {item.delayed}).")
         else:
             kind, number = ("tr", item.trigger) if item.trigger is not None else ("ab", item.ability)
             out.append(f"stack_ability({o}, {asp_string(item.source or '')}, "

@@ -546,6 +546,8 @@ class Game:
         from bridge.stack import triggers_on
         blocked = sorted({a for attackers in changes.values() for a in attackers["blocking"]})  # type: ignore[union-attr]
         events = [f"blocks({asp_string(b)})" for b in changes] + [f"becomes_blocked({asp_string(a)})" for a in blocked]
+        events += [f"blocks_creature({asp_string(b)}, {asp_string(a)})" for b, change in changes.items()
+                   for a in change["blocking"]]  # type: ignore[union-attr]
         return triggers_on(self.pool, state, state, events)
 
 

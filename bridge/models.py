@@ -144,6 +144,10 @@ class StackObject(_Model):
     keyword: str | None = Field(None, description="a triggered keyword ability of the source: exalted, "
                                                   "bushido(N) (CR 702.80, 702.42)")
     about: str | None = Field(None, description="the object the trigger event was about (\"that creature\")")
+    delayed: str | None = Field(None, description="a delayed triggered ability: the key of what it does "
+                                                  "(CR 603.7)")
+    at: Literal["end_of_combat", "next_end_step"] | None = Field(None, description="when a delayed triggered "
+                                                                                   "ability triggers")
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
@@ -162,7 +166,7 @@ class StackObject(_Model):
     def _check(self) -> "StackObject":
         if (self.card is None) == (self.source is None):
             raise ValueError("a stack object is a spell (card) or an ability (source and ability), not both")
-        if self.source is not None and [self.ability, self.trigger, self.keyword].count(None) != 2:
+        if self.source is not None and [self.ability, self.trigger, self.keyword, self.delayed].count(None) != 3:
             raise ValueError("an ability on the stack names which activated (ability), triggered (trigger) or "
                              "keyword (keyword) ability of its source it is")
         return self
@@ -218,6 +222,9 @@ class GameState(_Model):
                                                              "CR 615)")
     cleanup_again: bool = Field(False, description="state-based actions were performed in this cleanup step, so "
                                                    "another follows (CR 514.3a)")
+    delayed_triggers: list[StackObject] = Field(default_factory=list, description="delayed triggered abilities "
+                                                                                 "waiting for their moment, with "
+                                                                                 "`at` in their id's key (CR 603.7)")
     pending_triggers: list[StackObject] = Field(default_factory=list, description="abilities that triggered and "
                                                                                  "wait to be put on the stack "
                                                                                  "(CR 603.3)")

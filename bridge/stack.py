@@ -357,8 +357,12 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
     found = sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
                    for s in model if s.match("triggered", 4))
-    found += sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
-                    for s in model if s.match("triggered_each", 5))
+    abouts: dict[int, str] = {}
+    for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
+        event = s.arguments[4]
+        if event.match("blocks_creature", 2):
+            abouts[len(found)] = event.arguments[1].string
+        found.append((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string))
     keywords = sorted((s.arguments[0].string, str(s.arguments[1]), s.arguments[2].string, s.arguments[3].string)
                       for s in model if s.match("keyword_triggered", 4))
     tapped = {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
@@ -368,13 +372,13 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameS
         return state
     taken = state.object_ids() | {t.id for t in state.pending_triggers if t.id} | set(state.gone)
     new = []
-    for source, number, controller in found:
+    for k, (source, number, controller) in enumerate(found):
         n, oid = 1, f"{source}_trigger"
         while oid in taken:
             n += 1
             oid = f"{source}_trigger_{n}"
         taken.add(oid)
-        new.append(StackObject(id=oid, source=source, trigger=number, controller=controller))
+        new.append(StackObject(id=oid, source=source, trigger=number, controller=controller, about=abouts.get(k)))
     for source, keyword, about, controller in keywords:
         n, oid = 1, f"{source}_{keyword.split('(')[0]}"
         while oid in taken:
@@ -439,7 +443,7 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
             pass
         g = Game(state, game.pool)
         targets: list[str] = []
-        if item.keyword is not None:
+        if item.keyword is not None or item.delayed is not None:
             state = _update(state, stack=[item, *state.stack])
             continue
         card = _trigger_card(game, state, item)
@@ -571,6 +575,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     copies: list[str] = []
     exiled_cards: list[str] = []
     pumps: list[tuple[str, int, int]] = []
+    delayed: list[tuple[str, str, str | None]] = []
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -633,6 +638,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             shuffles.append(target)  # type: ignore[arg-type]
         elif r.name == "copy":
             copies.append(target)  # type: ignore[arg-type]
+        elif r.name == "delayed":
+            about = args[2].string if args[2].type == clingo.SymbolType.String else None
+            delayed.append((str(args[0]), args[1].name, about))
         elif r.name == "pump":
             pumps.append((target, args[1].number, args[2].number))  # type: ignore[arg-type]
         elif r.name == "exile_card":
@@ -689,6 +697,16 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _copy_spell(state, oid, top.controller or state.active)
     if countered:
         state = _counter(state, countered)
+    for key, at, about in delayed:
+        # CR 603.7: the delayed triggered ability waits for its moment
+        n, oid = 1, f"{top.source or top.id}_delayed"
+        taken = state.object_ids() | {d.id for d in state.delayed_triggers if d.id} | set(state.gone)
+        while oid in taken:
+            n += 1
+            oid = f"{top.source or top.id}_delayed_{n}"
+        item = StackObject(id=oid, source=top.source or top.id, delayed=key, about=about, at=at,  # type: ignore[arg-type]
+                           controller=top.controller or state.active)
+        state = _update(state, delayed_triggers=[*state.delayed_triggers, item])
     return state
 
 
@@ -744,7 +762,7 @@ def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
 def _own_effect(game: "Game", item: StackObject) -> object:
     """The continuous effect of an activated ability or a spell's mode, when it has its own
     (else the card's ``effect`` applies)."""
-    if item.keyword is not None:
+    if item.keyword is not None or item.delayed is not None:
         return None
     if item.source is not None:
         card = game.position.card(item.source)
@@ -932,6 +950,13 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
         # CR 503.1, 513.1: "at the beginning of the upkeep / end step" abilities trigger
         state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
         acted = acted or bool(state.pending_triggers)
+    moment = {"end_of_combat": "end_of_combat", "end": "next_end_step"}.get(step)
+    due = [d for d in state.delayed_triggers if d.at == moment]
+    if due:
+        # CR 603.7b-c: delayed triggered abilities trigger once, at their moment
+        state = _update(state, delayed_triggers=[d for d in state.delayed_triggers if d.at != moment],
+                        pending_triggers=[*state.pending_triggers, *due])
+        acted = True
     if step == "cleanup":
         # CR 514.2: "until end of turn" effects end (with the damage removed above)
         state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
