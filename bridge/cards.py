@@ -42,7 +42,7 @@ SIMPLE_ABILITIES = frozenset({
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
     "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
-    "indestructible", "exalted", "enters_tapped",
+    "indestructible", "exalted", "enters_tapped", "replaces_losing",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({

@@ -317,7 +317,9 @@ class Game:
         state, game = self.state, self
         for _ in range(100):
             model = game._sba_model()
-            actions = [s.arguments[0] for s in model if s.match("sba", 2)]
+            replaced = {s.arguments[0] for s in model if s.match("sba_replaced", 2)}
+            actions = [s.arguments[0] for s in model if s.match("sba", 2) and s.arguments[0] not in replaced]
+            actions += [s.arguments[1] for s in model if s.match("sba_replaced", 2)]
             if not actions:
                 self._known_steps = (state, model)
                 return state
@@ -767,10 +769,13 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
     regenerated: set[str] = set()
     updates: dict[str, dict[str, object]] = {}
     losers: set[str] = set()
+    restarting: set[str] = set()
     for a in actions:
         target = a.arguments[0].string
         if a.name == "loses":
             losers.add(target)
+        elif a.name == "restart":
+            restarting.add(target)
         elif a.name in ("to_graveyard", "destroy"):
             leaving.add(target)
         elif a.name == "cease_to_exist":
@@ -829,8 +834,36 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
         if effect.targets and not targets:
             continue
         effects.append(effect.model_copy(update={"targets": targets}))
-    return GameState.model_validate(state.model_copy(update={"players": players, "effects": effects,
-                                                             "gone": gone_ids}).model_dump())
+    state = GameState.model_validate(state.model_copy(update={"players": players, "effects": effects,
+                                                              "gone": gone_ids}).model_dump())
+    for name in sorted(restarting):
+        state = _restart(state, name)
+    return state
+
+
+def _restart(state: GameState, name: str) -> GameState:
+    """Lich's Mirror's replacement (CR 614.1, 704.6): the player's hand, graveyard and the
+    permanents the player owns are shuffled into the library, the player draws seven cards and
+    the life total becomes 20."""
+    from bridge.stack import draw, shuffle
+    owned = [p for p in state.player(name).battlefield if not p.token]
+    state = _remove_from_combat(state, {p.id for p in owned if p.id})
+    gone = {p.id for p in state.player(name).battlefield}
+    players = []
+    for player in state.players:
+        if player.name == name:
+            cards = [*player.hand, *player.graveyard, *(CardRef(id=p.id, card=p.card) for p in owned)]
+            player = player.model_copy(update={
+                "library": [*player.library, *cards], "hand": [], "graveyard": [], "battlefield": [],
+                "life": 20, "drew_from_empty_library": False})
+        else:
+            player = player.model_copy(update={"battlefield": [
+                p.model_copy(update={"attached_to": None}) if p.attached_to in gone else p
+                for p in player.battlefield]})
+        players.append(player)
+    state = GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+    state = shuffle(state, name)
+    return draw(state, name, 7)
 
 
 def _pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
