@@ -42,7 +42,7 @@ SIMPLE_ABILITIES = frozenset({
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
     "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
-    "indestructible", "exalted", "enters_tapped", "replaces_losing",
+    "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
@@ -52,7 +52,7 @@ QUALITY_ABILITIES = frozenset({
 # Abilities with a number parameter.
 NUMBER_ABILITIES = frozenset({
     "can_block_additional", "cant_be_blocked_except_by", "cant_be_blocked_by_more_than",
-    "max_attackers", "max_blockers", "attack_tax", "bushido",
+    "max_attackers", "max_blockers", "attack_tax", "bushido", "rampage",
 })
 
 

@@ -655,7 +655,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
                                         "timestamp": stamp, "controller": top.controller or state.active})
         state = _update(state, effects=[*state.effects, effect])
     for target, power, toughness in pumps:
-        words = f"{top.keyword}: +{power}/+{toughness} until end of turn"
+        words = f"{top.keyword}: {power:+d}/{toughness:+d} until end of turn"
         effect = Effect(text=words, targets=[target], modify_pt=(power, toughness), duration="end_of_turn",
                         timestamp=_next_timestamp(game, state), controller=top.controller or state.active)
         state = _update(state, effects=[*state.effects, effect])
