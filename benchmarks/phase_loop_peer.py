@@ -107,14 +107,7 @@ def _build(board: dict) -> _Setup:
     for p in seats:
         cards = [c["card"] for c in p["battlefield"]] + p["hand"] + p["library"]
         decks.append(cards + [_FILLER] * max(0, _MIN_DECK - len(cards)))
-    game = engine.new_game(decks[0], decks[1], seed=pp._SEED, first_player=0, format="Limited")
-    st = game.state()
-    st["state"]["debug_mode"] = True
-    st["state"]["debug_permitted"] = [0]
-    game = engine.load_game(json.dumps(st))
-    while game.waiting_for()["type"] == "MulliganDecision":
-        pending = game.waiting_for()["data"]["pending"]
-        game.apply(pending[0]["player"], {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+    game = pp._new_debug_game(engine, decks[0], decks[1])
 
     pool: dict[tuple[int, str], list[int]] = {}
     for oid, obj in game.state()["state"]["objects"].items():

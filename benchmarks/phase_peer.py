@@ -382,6 +382,20 @@ def _board_key(board: dict) -> str:
     return json.dumps(board, sort_keys=True, default=str)
 
 
+def _new_debug_game(engine, deck0: list[str], deck1: list[str]):
+    """A Limited game of the two decks, seat 0 first, with phase's debug actions allowed and
+    both opening hands kept."""
+    game = engine.new_game(deck0, deck1, seed=_SEED, first_player=0, format="Limited")
+    st = game.state()
+    st["state"]["debug_mode"] = True
+    st["state"]["debug_permitted"] = [0]
+    game = engine.load_game(json.dumps(st))
+    while game.waiting_for()["type"] == "MulliganDecision":
+        pending = game.waiting_for()["data"]["pending"]
+        game.apply(pending[0]["player"], {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+    return game
+
+
 def _prepare(board: dict) -> _Prepared:
     key = _board_key(board)
     hit = _prepared_cache.get(key)
@@ -422,17 +436,7 @@ def _prepare(board: dict) -> _Prepared:
     for s in decks:
         decks[s] += [_FILLER] * max(_MIN_FILLER, _MIN_DECK - len(decks[s]))
 
-    game = engine.new_game(decks[0], decks[1], seed=_SEED, first_player=0,
-                           format="Limited")
-    st = game.state()
-    st["state"]["debug_mode"] = True
-    st["state"]["debug_permitted"] = [0]
-    game = engine.load_game(json.dumps(st))
-    while game.waiting_for()["type"] == "MulliganDecision":
-        pending = game.waiting_for()["data"]["pending"]
-        game.apply(pending[0]["player"],
-                   {"type": "MulliganDecision",
-                    "data": {"choice": {"type": "Keep"}}})
+    game = _new_debug_game(engine, decks[0], decks[1])
 
     # Pool of object ids per (owner seat, card name), taken from hand+library.
     pool: dict[tuple[int, str], list[int]] = {}

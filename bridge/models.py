@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from bridge.cards import EffectSpec, slug
 
 __all__ = [
-    "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
+    "fresh_id", "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
     "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "RemoveFromCombat",
     "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "Concede", "StackObject", "Action", "ObjectExpectation",
     "Expectation", "Scenario",
@@ -30,6 +30,18 @@ Step = Literal["untap", "upkeep", "draw", "main1", "beginning_of_combat", "decla
                "declare_blockers", "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end",
                "cleanup"]
 ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
+
+
+def fresh_id(base: str, taken: set[str], numbered: bool = False) -> str:
+    """The first of ``base``, ``base_2``, ``base_3``... (``base_1`` first when ``numbered``)
+    that is not in ``taken``; it is added to ``taken``."""
+    n = 1
+    candidate = f"{base}_1" if numbered else base
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}_{n}"
+    taken.add(candidate)
+    return candidate
 
 
 class _Model(BaseModel):
@@ -327,7 +339,6 @@ class GameState(_Model):
         for item in value.get("stack") or []:
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 taken.add(item["id"])
-        counts: dict[str, int] = {}
         players = []
         for player in value["players"]:
             if not isinstance(player, dict):
@@ -343,16 +354,7 @@ class GameState(_Model):
                     if isinstance(obj, str):
                         obj = {"card": obj}
                     if isinstance(obj, dict) and obj.get("id") is None and isinstance(obj.get("card"), str):
-                        base = slug(obj["card"]) or "object"
-                        n = counts.get(base, 0)
-                        while True:
-                            n += 1
-                            candidate = base if n == 1 else f"{base}_{n}"
-                            if candidate not in taken:
-                                break
-                        counts[base] = n
-                        taken.add(candidate)
-                        obj = {**obj, "id": candidate}
+                        obj = {**obj, "id": fresh_id(slug(obj["card"]) or "object", taken)}
                     new.append(obj)
                 player[zone] = new
             players.append(player)
@@ -362,15 +364,7 @@ class GameState(_Model):
                 item = {"card": item}
             if isinstance(item, dict) and item.get("id") is None:
                 base = slug(str(item.get("card") or f"{item.get('source')}_ability")) or "object"
-                n = counts.get(base, 0)
-                while True:
-                    n += 1
-                    candidate = base if n == 1 else f"{base}_{n}"
-                    if candidate not in taken:
-                        break
-                counts[base] = n
-                taken.add(candidate)
-                item = {**item, "id": candidate}
+                item = {**item, "id": fresh_id(base, taken)}
             stack.append(item)
         out = {**value, "players": players}
         if "stack" in value:
@@ -410,6 +404,12 @@ class GameState(_Model):
         """The ids of all objects in all zones, the stack included."""
         return {o.id for p in self.players for z in ZONES for o in getattr(p, z) if o.id} | \
             {s.id for s in self.stack if s.id}
+
+    def used_ids(self) -> set[str]:
+        """Every id in use or used: objects, abilities waiting to trigger or to go on the
+        stack, and objects that ceased to exist (a new object takes none of them)."""
+        waiting = {t.id for t in [*self.pending_triggers, *self.delayed_triggers] if t.id}
+        return self.object_ids() | waiting | set(self.gone)
 
     def priority_player(self) -> str:
         """Who has priority now (CR 116.3): as recorded, else the active player."""

@@ -10,6 +10,7 @@ stack (608), ending a step and beginning the next (500.2-500.5, 703).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from bridge.cards import slug
 from bridge.errors import InputError
 from bridge.facts import asp_string, position_facts, stack_object_facts
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
-                           StackObject)
+                           StackObject, fresh_id)
 from bridge.solver import Session
 from bridge.verdict import Verdict
 
@@ -136,12 +137,7 @@ def activate_object(game: "Game", action: Activate) -> StackObject:
     if not action.mana and number > len(card.activated):
         raise InputError(f"{card.name} has no activated ability {number} (it has {len(card.activated)})",
                          location="activate.ability")
-    taken = game.state.object_ids()
-    base = f"{action.source}_ability"
-    n, oid = 1, base
-    while oid in taken:
-        n += 1
-        oid = f"{base}_{n}"
+    oid = fresh_id(f"{action.source}_ability", game.state.used_ids())
     return StackObject(id=oid, source=action.source, ability=number, controller=player,
                        targets=list(action.targets), x=action.x)
 
@@ -345,74 +341,53 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
 
 
 # ---------------------------------------------------------------------- triggered abilities
-def collect_triggers(pool: object, state: GameState, events: list[str]) -> GameState:
-    """CR 603.2: the abilities that trigger on these events (asked on ``state``: for a
-    permanent leaving the battlefield, the position before it left, 603.6c), added to the
-    abilities waiting to be put on the stack."""
+# the facts that could make an ability trigger (or a permanent enter tapped): without them
+# the question needs no grounding
+_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|enters_tapped)\b")
+
+
+def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
+    """CR 603.2: the abilities that trigger on these events, asked on ``state`` (for a
+    permanent leaving the battlefield, the position before it left, 603.6c), without ids yet;
+    and the permanents that enter tapped (614.1c)."""
     from bridge.game import Game
     if not events:
-        return state
+        return [], set()
     game = Game(state, pool)  # type: ignore[arg-type]
+    if not _MAY_TRIGGER.search(game.position.facts):
+        return [], set()
     facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
-    found = sorted((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string)
-                   for s in model if s.match("triggered", 4))
-    abouts: dict[int, str] = {}
+    items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string)
+             for s in sorted((s for s in model if s.match("triggered", 4)), key=str)]
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
         event = s.arguments[4]
-        if event.match("blocks_creature", 2):
-            abouts[len(found)] = event.arguments[1].string
-        found.append((s.arguments[0].string, s.arguments[2].number, s.arguments[3].string))
-    keywords = sorted((s.arguments[0].string, str(s.arguments[1]), s.arguments[2].string, s.arguments[3].string)
-                      for s in model if s.match("keyword_triggered", 4))
-    tapped = {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
-    if tapped:
-        state = _update_permanents(state, {t: {"tapped": True} for t in tapped})
-    if not found and not keywords:
-        return state
-    taken = state.object_ids() | {t.id for t in state.pending_triggers if t.id} | set(state.gone)
-    new = []
-    for k, (source, number, controller) in enumerate(found):
-        n, oid = 1, f"{source}_trigger"
-        while oid in taken:
-            n += 1
-            oid = f"{source}_trigger_{n}"
-        taken.add(oid)
-        new.append(StackObject(id=oid, source=source, trigger=number, controller=controller, about=abouts.get(k)))
-    for source, keyword, about, controller in keywords:
-        n, oid = 1, f"{source}_{keyword.split('(')[0]}"
-        while oid in taken:
-            n += 1
-            oid = f"{source}_{keyword.split('(')[0]}_{n}"
-        taken.add(oid)
-        new.append(StackObject(id=oid, source=source, keyword=keyword, about=about, controller=controller))
-    return state.model_copy(update={"pending_triggers": [*state.pending_triggers, *new]})
+        about = event.arguments[1].string if event.match("blocks_creature", 2) else None
+        items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
+                                 controller=s.arguments[3].string, about=about))
+    for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
+        items.append(StackObject(source=s.arguments[0].string, keyword=str(s.arguments[1]),
+                                 about=s.arguments[2].string, controller=s.arguments[3].string))
+    return items, {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
 
 
 def triggers_on(pool: object, before: GameState, after: GameState, events: list[str]) -> GameState:
     """The abilities that trigger on events, asked on ``before`` (look-back, 603.6c, 603.10),
-    waiting on ``after``."""
-    if not events:
-        return after
-    looked = collect_triggers(pool, before.model_copy(update={"pending_triggers": []}), events)
-    found = looked.pending_triggers
-    entering = [e[len('enters("'):-2] for e in events if e.startswith("enters(")]
-    tapped = [oid for oid in entering if any(p.id == oid and p.tapped for p in looked.permanents())
-              and any(p.id == oid and not p.tapped for p in after.permanents())]
+    waiting on ``after``; the permanents that enter tapped, tapped on ``after``."""
+    items, tapped = collect_triggers(pool, before, events)
     if tapped:  # CR 614.1c
         after = _update_permanents(after, {t: {"tapped": True} for t in tapped})
-    if not found:
+    if not items:
         return after
-    taken = after.object_ids() | {t.id for t in after.pending_triggers if t.id} | set(after.gone)
-    fresh = []
-    for item in found:
-        oid, n = item.id or "", 1
-        while oid in taken:
-            n += 1
-            oid = f"{item.source}_trigger_{n}"
-        taken.add(oid)
-        fresh.append(item.model_copy(update={"id": oid}))
-    return after.model_copy(update={"pending_triggers": [*after.pending_triggers, *fresh]})
+    taken = after.used_ids()
+    named = [item.model_copy(update={"id": fresh_id(_trigger_base(item), taken)}) for item in items]
+    return after.model_copy(update={"pending_triggers": [*after.pending_triggers, *named]})
+
+
+def _trigger_base(item: StackObject) -> str:
+    if item.keyword is not None:
+        return f"{item.source}_{item.keyword.split('(')[0]}"
+    return f"{item.source}_trigger"
 
 
 def leaving_events(state: GameState, moves: dict[str, str]) -> list[str]:
@@ -699,11 +674,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _counter(state, countered)
     for key, at, about in delayed:
         # CR 603.7: the delayed triggered ability waits for its moment
-        n, oid = 1, f"{top.source or top.id}_delayed"
-        taken = state.object_ids() | {d.id for d in state.delayed_triggers if d.id} | set(state.gone)
-        while oid in taken:
-            n += 1
-            oid = f"{top.source or top.id}_delayed_{n}"
+        oid = fresh_id(f"{top.source or top.id}_delayed", state.used_ids())
         item = StackObject(id=oid, source=top.source or top.id, delayed=key, about=about, at=at,  # type: ignore[arg-type]
                            controller=top.controller or state.active)
         state = _update(state, delayed_triggers=[*state.delayed_triggers, item])
@@ -750,12 +721,8 @@ def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
     """CR 706.10: a copy of the spell goes on the stack (on top), controlled by the player who
     copied it, with the same choices (targets, X, mode)."""
     item = state.stack_object(oid)
-    taken = state.object_ids()
-    n, new = 1, f"{oid}_copy"
-    while new in taken:
-        n += 1
-        new = f"{oid}_copy_{n}"
-    copy = item.model_copy(update={"id": new, "controller": controller, "copy_of_card": True})
+    copy = item.model_copy(update={"id": fresh_id(f"{oid}_copy", state.used_ids()), "controller": controller,
+                                   "copy_of_card": True})
     return _update(state, stack=[copy, *state.stack])
 
 
@@ -822,14 +789,10 @@ def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, 
     if card_slug not in game.pool:
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
     card = game.pool.get(card_slug)
-    taken = state.object_ids()
+    taken = state.used_ids()
     new = []
     for _ in range(n):
-        k = 1
-        while f"{card_slug}_token_{k}" in taken:
-            k += 1
-        oid = f"{card_slug}_token_{k}"
-        taken.add(oid)
+        oid = fresh_id(f"{card_slug}_token", taken, numbered=True)
         new.append(Permanent(id=oid, card=card.name, token=True, sick=True, blocking=[blocking] if blocking else [],
                              timestamp=_next_timestamp(game, state) + len(new)))
     players = [p.model_copy(update={"battlefield": [*p.battlefield, *new]}) if p.name == player else p
