@@ -307,7 +307,7 @@ def describe_game(game: Game) -> str:
             lines.append(f"  {game.describe(perm.id or '')}" + (f" ({', '.join(flags)})" if flags else ""))
     if state.stack:
         lines.append("stack (top first): " + ", ".join(
-            (s.card or f"{s.source} ability {s.ability}") + (f" -> {', '.join(s.targets)}" if s.targets else "")
+            s.label() + (f" -> {', '.join(s.targets)}" if s.targets else "")
             for s in state.stack))
     return "\n".join(lines)
 

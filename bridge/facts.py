@@ -13,7 +13,7 @@ from bridge.cards import Card, CardPool, slug
 from bridge.errors import InputError, UnknownCardError
 from bridge.models import ZONES, GameState
 
-__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts"]
+__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts", "stamps"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
@@ -60,6 +60,17 @@ def _where(state: GameState, object_id: str) -> str:
                 if obj.id == object_id:
                     return f"state.players[{i}].{zone}[{j}]"
     return "state"
+
+
+def stamps(state: GameState) -> tuple[dict[str, int], list[int]]:
+    """CR 613.6: the timestamps of the permanents (by id) and of the effects (in order): as
+    given, else in listing order, permanents first, skipping the numbers given."""
+    explicit = {p.timestamp for p in state.permanents() if p.timestamp is not None}
+    explicit |= {e.timestamp for e in state.effects if e.timestamp is not None}
+    counter = iter(n for n in range(1, 10**9) if n not in explicit)
+    permanents = {p.id or "": p.timestamp if p.timestamp is not None else next(counter) for p in state.permanents()}
+    effects = [e.timestamp if e.timestamp is not None else next(counter) for e in state.effects]
+    return permanents, effects
 
 
 def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
@@ -123,18 +134,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
         out += [f"mana_pool({p}, {k}, {n})." for k, n in sorted(pool_counts.items())]
 
-    timestamps: dict[str, int] = {}
-    explicit = {p.timestamp for p in state.permanents() if p.timestamp is not None}
-    explicit |= {e.timestamp for e in state.effects if e.timestamp is not None}
-    next_stamp = 0
-
-    def fresh() -> int:
-        nonlocal next_stamp
-        next_stamp += 1
-        while next_stamp in explicit:
-            next_stamp += 1
-        return next_stamp
-
+    timestamps, effect_stamps = stamps(state)
     permanents = {perm.id: perm for perm in state.permanents()}
     names = {p.name for p in state.players}
     used_cards: dict[str, Card] = {}
@@ -144,8 +144,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             card = cards[perm.id]
             used_cards[card.id] = card
             controller = perm.controller or player.name
-            stamp = perm.timestamp if perm.timestamp is not None else fresh()
-            timestamps[perm.id] = stamp
+            stamp = timestamps[perm.id]
             if perm.phased_out:
                 # CR 702.23b: treated as though it doesn't exist, but for phasing in (502.1)
                 how = "indirect" if perm.phased_out_indirectly else "direct"
@@ -211,7 +210,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 raise InputError(f"{name} has no effect to apply; say what the effect does "
                                  "(grant, impose, remove, modify_pt, set_pt, ...)", location=location)
             spec = source_card.effect
-        stamp = effect.timestamp if effect.timestamp is not None else fresh()
+        stamp = effect_stamps[k - 1]
         duration = effect.duration or spec.duration or "end_of_turn"
         out += [f"resolved_effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_duration({e}, {duration})."]
         if effect.source is not None:

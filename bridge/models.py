@@ -174,6 +174,19 @@ class StackObject(_Model):
     def _from_name(cls, value: Any) -> Any:
         return {"card": value} if isinstance(value, str) else value
 
+    def label(self) -> str:
+        """How scenarios name it: the card of a spell; ``pyro ability 1``, ``kavu trigger 1``,
+        ``squire exalted`` for abilities."""
+        if self.card is not None:
+            return self.card
+        if self.trigger is not None:
+            return f"{self.source} trigger {self.trigger}"
+        if self.keyword is not None:
+            return f"{self.source} {self.keyword}"
+        if self.delayed is not None:
+            return f"{self.source} delayed trigger"
+        return f"{self.source} ability {self.ability}"
+
     @model_validator(mode="after")
     def _check(self) -> "StackObject":
         if (self.card is None) == (self.source is None):

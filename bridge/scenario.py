@@ -211,8 +211,7 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         if want is not None and want != got:
             return differ(f"{key}: expected {want}, got {got}")
     if expect.stack is not None:
-        stack = [item.card if item.card is not None else f"{item.source} ability {item.ability}"
-                 if item.trigger is None else f"{item.source} trigger {item.trigger}" for item in game.state.stack]
+        stack = [item.label() for item in game.state.stack]
         if stack != expect.stack:
             return differ(f"stack: expected {expect.stack}, got {stack}")
     for name, pool in expect.mana_pool.items():

@@ -18,7 +18,7 @@ import clingo
 
 from bridge.cards import slug
 from bridge.errors import InputError
-from bridge.facts import asp_string, position_facts, stack_object_facts
+from bridge.facts import asp_string, stack_object_facts, stamps
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
                            StackObject, fresh_id)
 from bridge.solver import Session
@@ -988,10 +988,9 @@ def advance(game: "Game", step: str, turn: int | None) -> GameState:
 
 # ---------------------------------------------------------------------- small helpers
 def _next_timestamp(game: "Game", state: GameState | None = None) -> int:
-    state = state or game.state
-    stamps = list(position_facts(state, game.pool).timestamps.values())
-    stamps += [e.timestamp for e in state.effects if e.timestamp is not None]
-    return max(stamps, default=0) + 1
+    """CR 613.6: a timestamp later than every one in the position."""
+    permanents, effects = stamps(state or game.state)
+    return max([*permanents.values(), *effects], default=0) + 1
 
 
 def _update(state: GameState, **fields: object) -> GameState:
