@@ -169,7 +169,7 @@ def main() -> None:
         ("pass and resolve Lightning Bolt", "resolve", median_ms(lambda: _pass_twice(stacked), args.repeats)),
         ("cast Lightning Bolt", "cast", median_ms(lambda: Game(start).push(Cast(card="Lightning Bolt", targets=["bob"])),
                                                   args.repeats)),
-        ("legal actions of the priority player", "actions", median_ms(lambda: decisions(Game(start)), args.repeats)),
+        ("legal actions of the priority player", "actions", median_ms(lambda: decisions(Game(start)).options, args.repeats)),
     ]
     ours_count = len(decisions(Game(start)).options)
     peer = phase_results(args.phase_python, args.phase_repeats)

@@ -73,14 +73,20 @@ def decisions(game: Game) -> Decision:
 def _priority_options(game: Game, player: str) -> list[Action]:
     state = game.state
     options: list[Action] = []
+    # copies of one card in the hand have the same choices: the rules are asked once
+    seen: dict[str, list[Action]] = {}
     for card in state.player(player).hand:
+        if card.card in seen:
+            options.extend(a.model_copy(update={"card": card.id}) for a in seen[card.card])
+            continue
         spec = game.pool.get(card.card)
         if "land" in spec.types:
             action = PlayLand(card=card.id or card.card, by=player)
-            if game.check(action).legal:
-                options.append(action)
-            continue
-        options.extend(_cast_options(game, player, card.id or "", spec))
+            actions = [action] if game.check(action).legal else []
+        else:
+            actions = _cast_options(game, player, card.id or "", spec)
+        seen[card.card] = actions
+        options.extend(actions)
     for card in state.player(player).graveyard:
         spec = game.pool.get(card.card)
         if spec.flashback:
