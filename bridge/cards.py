@@ -43,11 +43,15 @@ SIMPLE_ABILITIES = frozenset({
     "can_block_any_number",
     "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
     "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking",
+    # replacement effects (CR 614, 615; cards/README.md)
+    "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
+    "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
+    "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })
 # Abilities with a quality parameter.
 QUALITY_ABILITIES = frozenset({
     "landwalk", "protection", "bands_with_other", "cant_be_blocked_by", "can_block_only",
-    "cant_attack_unless_defender_controls", "enchant", "reduces_cost_of",
+    "cant_attack_unless_defender_controls", "enchant", "reduces_cost_of", "prevent_one_to_your",
 })
 # Abilities with a number parameter.
 NUMBER_ABILITIES = frozenset({

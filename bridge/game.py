@@ -24,7 +24,7 @@ from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError
 from bridge.facts import Position, asp_string, position_facts
 from bridge.errors import RuleModuleError
-from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, Concede, DeclareAttackers,
+from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, ChooseOrder, Concede, DeclareAttackers,
                            DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
@@ -209,6 +209,12 @@ class Game:
         if isinstance(action, Concede):
             if action.by not in {p.name for p in self.state.players}:
                 raise InputError(f"{action.by!r} is not a player", location="concede")
+            return Verdict(legal=True)
+        if isinstance(action, ChooseOrder):
+            if action.by not in {p.name for p in self.state.players}:
+                raise InputError(f"{action.by!r} is not a player", location="choose_order")
+            for source in [*(action.replacements or []), *(action.triggers or [])]:
+                self._require_object(source, "choose_order")
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
@@ -506,6 +512,11 @@ class Game:
             return stack.after_pass(self, action)
         if isinstance(action, Advance):
             return stack.advance(self, action.step, action.turn)
+        if isinstance(action, ChooseOrder):
+            update = {k: v for k, v in (("replacement_order", action.replacements), ("trigger_order", action.triggers))
+                      if v is not None}
+            players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
+            return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         if isinstance(action, Concede):
             # CR 104.3a: a player who concedes leaves the game (loses)
             players = [p.model_copy(update={"lost": True}) if p.name == action.by else p for p in self.state.players]

@@ -19,7 +19,7 @@ from bridge.cards import EffectSpec, slug
 __all__ = [
     "fresh_id", "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
     "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "RemoveFromCombat",
-    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "Concede", "StackObject", "Action", "ObjectExpectation",
+    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "Concede", "ChooseOrder", "StackObject", "Action", "ObjectExpectation",
     "Expectation", "Scenario",
 ]
 
@@ -137,6 +137,13 @@ class Player(_Model):
                                                         "prevented (CR 615.7)")
     drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")
     lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
+    replacement_order: list[str] = Field(default_factory=list, description="the player's choice of order among "
+                                         "replacement and prevention effects on an event that affects him or her "
+                                         "or a permanent he or she controls: these sources first, in this order "
+                                         "(CR 616.1)")
+    trigger_order: list[str] = Field(default_factory=list, description="the player's choice of order for his or "
+                                     "her triggered abilities that trigger at once: those of these sources go on "
+                                     "the stack first, in this order (CR 603.3b)")
     library: list[CardRef] = Field(default_factory=list, description="top card first")
     hand: list[CardRef] = Field(default_factory=list)
     graveyard: list[CardRef] = Field(default_factory=list)
@@ -573,6 +580,19 @@ class Concede(_Model):
     by: str
 
 
+class ChooseOrder(_Model):
+    """A player states the order he or she will choose among replacement and prevention
+    effects (CR 616.1) and among his or her own triggered abilities that trigger at once (CR
+    603.3b), by their sources; it stands until stated again (written ``{choose_order: {by:
+    alice, replacements: [...], triggers: [...]}}``)."""
+
+    kind: Literal["choose_order"] = "choose_order"
+    by: str
+    replacements: list[str] | None = Field(None, description="these sources' effects apply first, in this order")
+    triggers: list[str] | None = Field(None, description="these sources' abilities go on the stack first, in "
+                                                         "this order (so they resolve last)")
+
+
 class Advance(_Model):
     """Players pass priority until the game reaches ``step`` (of this turn or the next);
     choices on the way take their defaults (no attackers, no blockers, default damage)."""
@@ -591,13 +611,13 @@ class NextStep(_Model):
 
 Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage,
                          StateBasedActions, RemoveFromCombat, NextStep, Pass, PlayLand, Cast, Activate, Advance,
-                         Concede],
+                         Concede, ChooseOrder],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
                  "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments",
                  "remove_from_combat": "objects"}
 # actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
-_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede")
+_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede", "choose_order")
 
 
 def _action_from_yaml(value: Any) -> Any:
