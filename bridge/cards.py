@@ -482,6 +482,8 @@ class ResolveStep(_Strict):
                                                                    "blocking: target} (CR 110.5, 509.7)")
     effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
     extra_turn: str | None = Field(None, description="this player takes an extra turn after this one (CR 500.7)")
+    lose_game: str | None = Field(None, description="this player loses the game (CR 104.3e)")
+    win_game: str | None = Field(None, description="this player wins the game: each opponent loses (CR 104.2a)")
     search: Quality | None = Field(None, description="search the library for a card with this quality (CR 701.18), "
                                                      "then shuffle")
     put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
@@ -509,7 +511,8 @@ class ResolveStep(_Strict):
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
-              "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed")
+              "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
+              "win_game")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":

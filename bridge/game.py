@@ -330,9 +330,15 @@ class Game:
                 self._known_steps = (state, model)
                 return state
             before = state
-            state = _apply_sba(state, actions)
+            from bridge.replacement import graveyard_destinations
+            going = {a.arguments[0].string for a in actions if a.name in ("to_graveyard", "destroy")}
+            # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
+            instead = graveyard_destinations(self.pool, state, [
+                (perm.id or "", perm.card, player.name, state.controller_of(perm))
+                for player in state.players for perm in player.battlefield if perm.id in going and not perm.token])
+            state = _apply_sba(state, actions, instead)
             # CR 603.6c, 603.10: what left the battlefield triggers, looking back
-            moves = {a.arguments[0].string: "graveyard" for a in actions if a.name in ("to_graveyard", "destroy")}
+            moves = {oid: instead.get(oid, "graveyard") for oid in going}
             state = triggers_on(self.pool, before, state, leaving_events(before, moves))
             game = Game(state, self.pool)
         raise RuleModuleError("state-based actions did not stop after 100 rounds")
@@ -488,12 +494,13 @@ class Game:
             return state
         if isinstance(action, AssignDamage):
             from bridge.stack import triggers_on
-            state = _deal_damage(self.state, model)
+            state, replaced = _deal_damage(self.state, model, self.pool)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
-            # CR 702.13a: life gained through lifelink, one event for each source
+            # CR 702.13a: life gained through lifelink, one event for each source (614.6: not
+            # when the gain was replaced)
             events += sorted(f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
-                             for s in model if s.match("life_gained_from", 2))
+                             for s in model if s.match("life_gained_from", 2) and s.arguments[0].string not in replaced)
             return triggers_on(self.pool, state, state, events)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
@@ -709,8 +716,12 @@ def _update_permanents(state: GameState, changes: Mapping[str, Mapping[str, obje
     return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
 
 
-def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
-    """CR 510.2, 118.3: apply the results of the combat damage the rules computed."""
+def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPool | None = None
+                 ) -> tuple[GameState, set[str]]:
+    """CR 510.2, 118.3: apply the results of the damage the rules computed; life gained through
+    lifelink may be replaced (614.1a), and so may damage to a player (Nefarious Lich). Returns
+    the state and the players whose life gain was replaced."""
+    from bridge.replacement import exile_from_graveyard_instead, gain_or_draw
     def amounts(name: str) -> dict[str, int]:
         return {s.arguments[0].string: s.arguments[1].number for s in model if s.match(name, 2)}
     marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
@@ -739,11 +750,16 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol]) -> GameState
         if update:
             changes[perm.id] = update
     state = _update_permanents(state, changes)
-    players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0) + gained.get(p.name, 0),
+    players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0),
                                     "prevention_shield": shields.get(p.name, p.prevention_shield)})
                for p in state.players]
-    return GameState.model_validate(state.model_copy(update={"players": players, "combat_damage_dealt": True})
-                                    .model_dump())
+    state = state.model_copy(update={"players": players})
+    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"))
+    state, replaced = gain_or_draw(pool, state, gained) if pool is not None else (
+        state.model_copy(update={"players": [p.model_copy(update={"life": p.life + gained.get(p.name, 0)})
+                                             for p in state.players]}), set())
+    return GameState.model_validate(state.model_copy(update={"combat_damage_dealt": True})
+                                    .model_dump()), replaced
 
 
 def _remove_from_combat(state: GameState, removed: set[str]) -> GameState:
@@ -773,8 +789,10 @@ def _attacked(state: GameState, object_id: str) -> bool:
     return any(p.attacking == object_id for p in state.permanents())
 
 
-def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
-    """Perform state-based actions simultaneously (CR 704.3): the rules chose them."""
+def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[str, str] | None = None) -> GameState:
+    """Perform state-based actions simultaneously (CR 704.3): the rules chose them; a card
+    going to a graveyard goes where ``instead`` says, if it says (614.1a)."""
+    instead = instead or {}
     leaving: set[str] = set()
     ceasing: set[str] = set()
     regenerated: set[str] = set()
@@ -817,10 +835,12 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
     players = []
     for player in state.players:
         battlefield, graveyard = [], list(player.graveyard)
+        elsewhere: dict[str, list[CardRef]] = {"exile": list(player.exile), "library": list(player.library)}
         for perm in player.battlefield:
             if perm.id in leaving:
                 if not perm.token:  # CR 704.5d: a token that has left the battlefield ceases to exist
-                    graveyard.append(CardRef(id=perm.id, card=perm.card))
+                    where = instead.get(perm.id or "", "graveyard")
+                    (graveyard if where == "graveyard" else elsewhere[where]).append(CardRef(id=perm.id, card=perm.card))
                 continue
             if perm.id in ceasing:  # CR 704.5d: a phased-out token
                 continue
@@ -834,8 +854,8 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
             # CR 704.5h: deathtouch damage counts only until this check
             change.setdefault("deathtouch_damage", False)
             battlefield.append(perm.model_copy(update=change))
-        zones = {zone: [o for o in getattr(player, zone) if o.id not in ceasing]
-                 for zone in ("library", "hand", "exile")}
+        zones = {zone: [o for o in (elsewhere[zone] if zone in elsewhere else getattr(player, zone))
+                        if o.id not in ceasing] for zone in ("library", "hand", "exile")}
         graveyard = [o for o in graveyard if o.id not in ceasing]
         players.append(player.model_copy(update={"battlefield": battlefield, "graveyard": graveyard, **zones,
                                                  "lost": player.lost or player.name in losers}))
@@ -849,6 +869,10 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol]) -> GameState:
                                                               "gone": gone_ids}).model_dump())
     for name in sorted(restarting):
         state = _restart(state, name)
+    from bridge.stack import shuffle
+    for owner in sorted({p.name for p in state.players for oid, where in instead.items()
+                         if where == "library" and any(c.id == oid for c in p.library)}):
+        state = shuffle(state, owner)
     return state
 
 

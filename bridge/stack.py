@@ -21,6 +21,8 @@ from bridge.errors import InputError
 from bridge.facts import asp_string, stack_object_facts, stamps
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
                            StackObject, fresh_id)
+from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, place,
+                                 return_instead_of_draw, sources as replacement_sources)
 from bridge.solver import Session
 from bridge.verdict import Verdict
 
@@ -175,7 +177,7 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
                    for p in players]
     state = _update(state, players=players)
     if ability.discard_cost:
-        state = discard(state, item.controller or state.active, ability.discard_cost)
+        state = discard(state, item.controller or state.active, ability.discard_cost, game.pool)
     if ability.sacrifice_self:
         state = _move_permanents(state, {action.source: "graveyard"}, game.pool)
     used = [*state.activated_this_turn, f"{action.source}/{item.ability}"]
@@ -343,7 +345,7 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
 # ---------------------------------------------------------------------- triggered abilities
 # the facts that could make an ability trigger (or a permanent enter tapped): without them
 # the question needs no grounding
-_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|enters_tapped)\b")
+_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|enters_tapped|permanents_enter_tapped)\b")
 
 
 def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
@@ -492,7 +494,7 @@ def resolve_top(game: "Game") -> GameState:
         # exiled if cast for its flashback cost; CR 702.24a: to the hand if its buyback cost
         # was paid and it resolved
         zone = "exile" if top.flashback else "hand" if top.buyback and not countered else "graveyard"
-        state = _to_zone(state, top, zone)
+        state = _to_zone(state, top, zone, game.pool)
     return _give_priority(Game(state, game.pool), state, state.active)
 
 
@@ -505,11 +507,15 @@ def _owner(state: GameState, item: StackObject) -> str:
     return item.controller or state.active
 
 
-def _to_zone(state: GameState, item: StackObject, zone: str) -> GameState:
+def _to_zone(state: GameState, item: StackObject, zone: str, pool: object = None) -> GameState:
+    """A card leaves the stack for a zone of its owner's; on its way to the graveyard,
+    replacement effects may send it elsewhere (CR 614.1a, 616.1)."""
     owner = _owner(state, item)
-    players = [p.model_copy(update={zone: [*getattr(p, zone), CardRef(id=item.id, card=item.card or "")]})
-               if p.name == owner else p for p in state.players]
-    return _update(state, players=players, stack=[s for s in state.stack if s.id != item.id])
+    if zone == "graveyard" and pool is not None:
+        zone = graveyard_destinations(pool, state, [(item.id or "", item.card or "", owner, None)])[item.id or ""]
+    moved = place(state.model_copy(update={"stack": [s for s in state.stack if s.id != item.id]}), owner,
+                  CardRef(id=item.id, card=item.card or ""), zone)
+    return _update(moved)
 
 
 def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> GameState:
@@ -519,7 +525,7 @@ def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> Gam
     attached = item.targets[0] if "aura" in [slug(s) for s in card.subtypes] and item.targets else None
     if attached is not None and attached not in {p.id for p in state.permanents()} \
             and attached not in {p.name for p in state.players}:
-        return _to_zone(state, item, "graveyard")
+        return _to_zone(state, item, "graveyard", game.pool)
     perm = Permanent(id=item.id, card=item.card or "", sick=True, attached_to=attached,
                      timestamp=_next_timestamp(game, state))
     controller = item.controller or state.active
@@ -533,7 +539,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     """CR 608.2c: carry out what the rules said the resolving object does."""
     from bridge.game import _deal_damage
     results = [s.arguments[0] for s in model if s.match("result", 1)]
-    state = _deal_damage(state, model).model_copy(update={"combat_damage_dealt": state.combat_damage_dealt})
+    dealt, lifelink_replaced = _deal_damage(state, model, game.pool)
+    state = dealt.model_copy(update={"combat_damage_dealt": state.combat_damage_dealt})
     moves: dict[str, str] = {}
     changes: dict[str, dict[str, object]] = {}
     life: dict[str, int] = {}
@@ -551,6 +558,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     exiled_cards: list[str] = []
     pumps: list[tuple[str, int, int]] = []
     delayed: list[tuple[str, str, str | None]] = []
+    losers: set[str] = set()
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -605,6 +613,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             extra_turns.insert(0, target)  # type: ignore[arg-type]
         elif r.name == "additional_combat":
             extra_combats += 1
+        elif r.name == "lose_game":
+            losers.add(target)  # type: ignore[arg-type]
         elif r.name == "prevent_all_combat_damage":
             state = _update(state, combat_damage_prevented=True)
         elif r.name == "search":
@@ -634,20 +644,27 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         effect = Effect(text=words, targets=[target], modify_pt=(power, toughness), duration="end_of_turn",
                         timestamp=_next_timestamp(game, state), controller=top.controller or state.active)
         state = _update(state, effects=[*state.effects, effect])
-    gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')})" for name, n in life.items()
-             if not name.startswith("shield:") and n > 0]
     players = []
     for p in state.players:
-        update: dict[str, object] = {"life": p.life + life.get(p.name, 0)}
+        update: dict[str, object] = {"life": p.life + min(life.get(p.name, 0), 0)}
         if f"shield:{p.name}" in life:
             update["prevention_shield"] = p.prevention_shield + life[f"shield:{p.name}"]
         players.append(p.model_copy(update=update))
     state = _update(state, players=players)
+    # CR 118.4, 614.1a: life gained (a gain may be replaced: then nothing triggers on it)
+    gained = {name: n for name, n in life.items() if not name.startswith("shield:") and n > 0}
+    state, replaced = gain_or_draw(game.pool, state, gained)
+    gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')})" for name in gained if name not in replaced]
+    gains += [f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
+              for s in model if s.match("life_gained_from", 2) and s.arguments[0].string not in lifelink_replaced]
     state = triggers_on(game.pool, state, state, gains)
     for player, n in draws.items():
-        state = draw(state, player, n)
+        state = draw(state, player, n, game.pool)
     for player, n in discards.items():
-        state = discard(state, player, n)
+        state = discard(state, player, n, game.pool)
+    if losers:
+        state = _update(state, players=[p.model_copy(update={"lost": True}) if p.name in losers else p
+                                        for p in state.players])
     if extra_turns or extra_combats:
         # CR 500.7: the most recently created extra turn is taken first
         state = _update(state, extra_turns=[*extra_turns, *state.extra_turns],
@@ -671,7 +688,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     for oid in copies:
         state = _copy_spell(state, oid, top.controller or state.active)
     if countered:
-        state = _counter(state, countered)
+        state = _counter(state, countered, game.pool)
     for key, at, about in delayed:
         # CR 603.7: the delayed triggered ability waits for its moment
         oid = fresh_id(f"{top.source or top.id}_delayed", state.used_ids())
@@ -741,7 +758,7 @@ def _own_effect(game: "Game", item: StackObject) -> object:
     return None
 
 
-def _counter(state: GameState, ids: list[str]) -> GameState:
+def _counter(state: GameState, ids: list[str], pool: object = None) -> GameState:
     """CR 701.5a: a countered spell goes to its owner's graveyard (exile with flashback,
     702.31a); an ability or a copy just leaves the stack."""
     for oid in ids:
@@ -749,15 +766,21 @@ def _counter(state: GameState, ids: list[str]) -> GameState:
         stack = [s for s in state.stack if s.id != oid]
         if item.card is not None and not item.copy_of_card:
             state = _to_zone(state.model_copy(update={"stack": stack}), item,
-                             "exile" if item.flashback else "graveyard")
+                             "exile" if item.flashback else "graveyard", pool)
         else:
             state = _update(state, stack=stack, gone=[*state.gone, oid])
     return state
 
 
-def draw(state: GameState, player: str, n: int) -> GameState:
+def draw(state: GameState, player: str, n: int, pool: object = None) -> GameState:
     """CR 120.1-120.2: draw from the top of the library; drawing from an empty library is
-    recorded for the state-based actions (704.5b)."""
+    recorded for the state-based actions (704.5b). CR 614.11, 614.11a: each draw may be
+    replaced, even from an empty library, before the next."""
+    found = replacement_sources(pool, state) if pool is not None and n > 0 else []
+    if draw_replaced(found, state, player):
+        for _ in range(n):
+            state = return_instead_of_draw(state, player)
+        return state
     players = []
     for p in state.players:
         if p.name == player:
@@ -769,16 +792,22 @@ def draw(state: GameState, player: str, n: int) -> GameState:
     return _update(state, players=players)
 
 
-def discard(state: GameState, player: str, n: int) -> GameState:
+def discard(state: GameState, player: str, n: int, pool: object = None) -> GameState:
     """CR 701.7: the player discards n cards; the player's choice, by default the cards listed
-    last in the hand."""
-    players = []
-    for p in state.players:
-        if p.name == player and n > 0:
-            keep = max(len(p.hand) - n, 0)
-            p = p.model_copy(update={"hand": p.hand[:keep], "graveyard": [*p.graveyard, *p.hand[keep:]]})
-        players.append(p)
-    return _update(state, players=players)
+    last in the hand. On their way to the graveyard replacement effects may send them
+    elsewhere (614.1a)."""
+    hand = state.player(player).hand
+    keep = max(len(hand) - n, 0)
+    if n <= 0 or keep == len(hand):
+        return state
+    going = hand[keep:]
+    players = [p.model_copy(update={"hand": p.hand[:keep]}) if p.name == player else p for p in state.players]
+    state = _update(state, players=players)
+    where = graveyard_destinations(pool, state, [(c.id or "", c.card, player, None) for c in going]) \
+        if pool is not None else {}
+    for card in going:
+        state = place(state, player, card, where.get(card.id or "", "graveyard"))
+    return state
 
 
 def _create_tokens(game: "Game", state: GameState, player: str, card_slug: str, n: int,
@@ -814,6 +843,14 @@ def _move_permanents(state: GameState, moves: dict[str, str], pool: object = Non
     card pool, the abilities that trigger on their leaving wait to go on the stack."""
     from bridge.game import _remove_from_combat
     before = state
+    if pool is not None and "graveyard" in moves.values():
+        # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
+        going = [(perm.id or "", perm.card, player.name, before.controller_of(perm))
+                 for player in before.players for perm in player.battlefield
+                 if moves.get(perm.id or "") == "graveyard" and not perm.token]
+        instead = graveyard_destinations(pool, before, going)  # type: ignore[arg-type]
+        moves = {**moves, **{oid: where if where != "library" else "shuffle_into_library"
+                              for oid, where in instead.items() if where != "graveyard"}}
     state = _remove_from_combat(state, set(moves))
     owners = {perm.id: player.name for player in state.players for perm in player.battlefield}
     leaving = {perm.id: perm for perm in state.permanents() if perm.id in moves}
@@ -834,7 +871,7 @@ def _move_permanents(state: GameState, moves: dict[str, str], pool: object = Non
             where = moves[oid]
             if where == "put_on_top":
                 update["library"] = [ref, *update.get("library", player.library)]  # type: ignore[misc]
-            elif where == "put_on_bottom":
+            elif where in ("put_on_bottom", "shuffle_into_library"):
                 update["library"] = [*update.get("library", player.library), ref]  # type: ignore[misc]
             else:
                 update[where] = [*update.get(where, getattr(player, where)), ref]  # type: ignore[misc]
@@ -843,6 +880,8 @@ def _move_permanents(state: GameState, moves: dict[str, str], pool: object = Non
                for e in state.effects if not e.targets or set(e.targets) - set(leaving)]
     tokens = [oid for oid, perm in leaving.items() if perm.token]
     after = _update(state, players=players, effects=effects, gone=[*state.gone, *tokens])
+    for owner in sorted({owners[oid] for oid, where in moves.items() if where == "shuffle_into_library"}):
+        after = shuffle(after, owner)
     if pool is None:
         return after
     return triggers_on(pool, before, after, leaving_events(before, moves))
@@ -965,10 +1004,10 @@ def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.
         elif action.name == "remove_damage":
             changes.setdefault(target, {})["damage"] = 0
         elif action.name == "draw":
-            state = draw(state, target, 1)
+            state = draw(state, target, 1, game.pool)
         elif action.name == "discard_to":
             # the default choice: the cards listed last are discarded
-            state = discard(state, target, len(state.player(target).hand) - action.arguments[1].number)
+            state = discard(state, target, len(state.player(target).hand) - action.arguments[1].number, game.pool)
     return update(state, changes)
 
 
