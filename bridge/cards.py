@@ -398,7 +398,8 @@ TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 # who or what a step of a resolving spell or ability acts on (CR 608.2c)
 REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_permanent", "each_player", "each_opponent",
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
-              "each_creature_you_control", "that_creature")
+              "each_creature_you_control", "that_creature", "controller_of_that",
+              "controller_of_enchanted")
 
 
 class TargetSpec(_Strict):
@@ -576,7 +577,30 @@ class ResolveStep(_Strict):
 
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step")
+                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
+                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state")
+
+
+class Condition(_Strict):
+    """A condition on the game state (about the ability's controller, "you"): an intervening
+    "if" clause (CR 603.4) or the state of a state trigger (603.8)."""
+
+    life_at_least: int | None = Field(None, description="you have N or more life")
+    hand_empty: bool | None = Field(None, description="you have no cards in hand")
+    no_other_creatures: bool | None = Field(None, description="you control no creatures other than the source")
+
+    @model_validator(mode="after")
+    def _one(self) -> "Condition":
+        given = [k for k, v in self.model_dump().items() if v is not None]
+        if len(given) != 1:
+            raise ValueError(f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures); "
+                             f"this one has {given or 'none'}")
+        return self
+
+    def term(self) -> str:
+        if self.life_at_least is not None:
+            return f"life_at_least({self.life_at_least})"
+        return "hand_empty" if self.hand_empty else "no_other_creatures"
 
 
 class TriggeredAbility(_Strict):
@@ -585,9 +609,19 @@ class TriggeredAbility(_Strict):
 
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step"]
+                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
+                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast: only spells with this quality")
+    object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield: only a permanent with "
+                                                     "this quality (looked at as it last existed, 603.6d)")
+    whose: Literal["you", "any"] = Field("any", description="put_into_graveyard_from_battlefield: only into your "
+                                                            "graveyard (a card you own)")
+    of: Literal["self", "enchanted"] = Field("self", description="becomes_tapped: the source itself or the "
+                                                                 "permanent it enchants")
+    if_: Condition | None = Field(None, alias="if", description="an intervening \"if\" clause, checked as the "
+                                  "event happens and again on resolution (CR 603.4); for `state`, the state "
+                                  "(CR 603.8)")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: "EffectSpec | None" = None
@@ -800,6 +834,15 @@ class Card(_Strict):
             if trigger.spell is not None:
                 out += [f"trigger_spell_filter({key}, {part})." for part in trigger.spell.parts()]
                 qualities.update(trigger.spell.all_terms())
+            if trigger.object is not None:
+                out.append(f"trigger_object_filter({key}, {trigger.object.term()}).")
+                qualities.update(trigger.object.all_terms())
+            if trigger.whose == "you":
+                out.append(f"trigger_whose({key}, you).")
+            if trigger.of == "enchanted":
+                out.append(f"trigger_of({key}, enchanted).")
+            if trigger.if_ is not None:
+                out.append(f"trigger_if({key}, {trigger.if_.term()}).")
             out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)

@@ -275,6 +275,8 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
                        f"{kind}({asp_string(source_card.id)}, {number})).")
         if item.about is not None:
             out.append(f"stack_about({o}, {asp_string(item.about)}).")
+        if item.about_controller is not None:
+            out.append(f"stack_about_controller({o}, {asp_string(item.about_controller)}).")
     out += [f"stack_target({o}, {i}, {asp_string(t)})." for i, t in enumerate(item.targets, start=1)]
     if item.mode is not None:
         out.append(f"stack_mode({o}, {item.mode}).")

@@ -446,7 +446,7 @@ class Game:
         if not verdict.legal:
             raise IllegalActionError(verdict)
         self._history.append(self.state)
-        self._set_state(self._after(action, model))
+        self._set_state(_tapping_triggers(self, self.state, self._after(action, model)))
         self.log.append(action)
         return verdict
 
@@ -707,6 +707,23 @@ class LegalBlocks(_LegalDeclarations):
 
 
 # ---------------------------------------------------------------------- state updates
+def _tapping_triggers(game: Game, before: GameState, after: GameState) -> GameState:
+    """CR 603.2d: an untapped permanent that became tapped (not one that entered tapped)
+    triggers "whenever ... becomes tapped"; the abilities go on the stack when a player
+    would next receive priority, at once if one has it now."""
+    if "becomes_tapped)" not in game.position.facts:
+        return after
+    untapped = {p.id for p in before.permanents() if not p.tapped}
+    events = [f"becomes_tapped({asp_string(p.id or '')})" for p in after.permanents() if p.tapped and p.id in untapped]
+    if not events:
+        return after
+    from bridge.stack import _give_priority, triggers_on
+    after = triggers_on(game.pool, after, after, events)
+    if after.pending_triggers and after.priority is not None:
+        after = _give_priority(Game(after, game.pool), after, after.priority)
+    return after
+
+
 def _update_permanents(state: GameState, changes: Mapping[str, Mapping[str, object]]) -> GameState:
     players = []
     for player in state.players:

@@ -163,6 +163,8 @@ class StackObject(_Model):
     keyword: str | None = Field(None, description="a triggered keyword ability of the source: exalted, "
                                                   "bushido(N) (CR 702.80, 702.42)")
     about: str | None = Field(None, description="the object the trigger event was about (\"that creature\")")
+    about_controller: str | None = Field(None, description="the controller of that object as the event happened "
+                                                           "(\"that land's controller\")")
     delayed: str | None = Field(None, description="a delayed triggered ability: the key of what it does "
                                                   "(CR 603.7)")
     at: Literal["end_of_combat", "next_end_step"] | None = Field(None, description="when a delayed triggered "
@@ -695,7 +697,8 @@ class Expectation(_Model):
     players: dict[str, PlayerExpectation] = Field(default_factory=dict)
     zones: dict[str, dict[Literal["library", "hand", "graveyard", "exile", "battlefield"], list[str]]] = Field(
         default_factory=dict, description="card names exactly in each zone (library top first, others unordered)")
-    winner: str | None = Field(None, description='the player who won, or "none" for a draw')
+    winner: str | None = Field(None, description='the player who won, "none" for a draw, or "nobody_yet" while '
+                                                 'the game goes on')
     stack: list[str] | None = Field(None, description="the stack, top first: card names (spells) or "
                                                        "'<source id> ability <n>'")
     priority: str | None = Field(None, description="the player who has priority")

@@ -236,7 +236,7 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         losers = {p.name for p in game.state.players if p.lost}
         alive = [p.name for p in game.state.players if not p.lost]
         winner = alive[0] if losers and len(alive) == 1 else ("none" if len(losers) == len(game.state.players) else None)
-        if winner != expect.winner:
+        if (winner or "nobody_yet") != expect.winner:
             return differ(f"winner: expected {expect.winner}, got {winner or 'nobody yet'}")
     for name, life in expect.life.items():
         got_life = game.state.player(name).life

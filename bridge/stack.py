@@ -335,6 +335,7 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
     for _ in range(50):
         if check:
             state = Game(state, game.pool)._state_based_actions()
+        state = state_triggers(game.pool, state)
         if not state.pending_triggers:
             break
         state = _put_triggers_on_stack(game, state)
@@ -362,11 +363,13 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
     items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string)
              for s in sorted((s for s in model if s.match("triggered", 4)), key=str)]
+    owners = {str(s.arguments[0]): s.arguments[1].string for s in model if s.match("about_controller", 2)}
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
         event = s.arguments[4]
-        about = event.arguments[1].string if event.match("blocks_creature", 2) else None
+        about = event.arguments[1].string if event.match("blocks_creature", 2) else \
+            event.arguments[0].string if event.match("to_graveyard", 1) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
-                                 controller=s.arguments[3].string, about=about))
+                                 controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event))))
     for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
         items.append(StackObject(source=s.arguments[0].string, keyword=str(s.arguments[1]),
                                  about=s.arguments[2].string, controller=s.arguments[3].string))
@@ -386,6 +389,25 @@ def triggers_on(pool: object, before: GameState, after: GameState, events: list[
     return after.model_copy(update={"pending_triggers": [*after.pending_triggers, *named]})
 
 
+_STATE_TRIGGER = re.compile(r"trigger_event\([^\n]*, state\)\.")
+
+
+def state_triggers(pool: object, state: GameState) -> GameState:
+    """CR 603.8: the state triggers whose state is true now, unless the ability is already on
+    the stack or waiting to go there."""
+    from bridge.game import Game
+    if not _STATE_TRIGGER.search(Game(state, pool).position.facts):  # type: ignore[arg-type]
+        return state
+    items, _ = collect_triggers(pool, state, ["state_check"])
+    waiting = {(t.source, t.trigger) for t in state.pending_triggers}
+    items = [i for i in items if (i.source, i.trigger) not in waiting]
+    if not items:
+        return state
+    taken = state.used_ids()
+    named = [item.model_copy(update={"id": fresh_id(_trigger_base(item), taken)}) for item in items]
+    return state.model_copy(update={"pending_triggers": [*state.pending_triggers, *named]})
+
+
 def _trigger_base(item: StackObject) -> str:
     if item.keyword is not None:
         return f"{item.source}_{item.keyword.split('(')[0]}"
@@ -399,7 +421,7 @@ def leaving_events(state: GameState, moves: dict[str, str]) -> list[str]:
     for oid, where in moves.items():
         events.append(f"leaves({asp_string(oid)})")
         if where == "graveyard":
-            events.append(f"dies({asp_string(oid)})")
+            events += [f"dies({asp_string(oid)})", f"to_graveyard({asp_string(oid)})"]
     return events
 
 
@@ -410,7 +432,13 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
     from bridge.agents import _legal_targets
     from bridge.game import Game
     order = [state.active, state.opponent(state.active)]
-    pending = sorted(state.pending_triggers, key=lambda t: order.index(t.controller or state.active))
+
+    def chosen(item: StackObject) -> int:
+        # CR 603.3b: each player puts his or her own in the order he or she chooses (the
+        # sources named in the player's trigger_order first; the rest as they triggered)
+        named = state.player(item.controller or state.active).trigger_order
+        return named.index(item.source) if item.source in named else len(named)
+    pending = sorted(state.pending_triggers, key=lambda t: (order.index(t.controller or state.active), chosen(t)))
     state = _update(state, pending_triggers=[])
     for item in pending:
         source_gone = item.source not in {p.id for p in state.permanents()}
