@@ -45,6 +45,7 @@ SIMPLE_ABILITIES = frozenset({
     "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking",
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
+    "exile_permanents_instead_of_graveyard",
     "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
     "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })
@@ -399,7 +400,7 @@ TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_permanent", "each_player", "each_opponent",
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
               "each_creature_you_control", "that_creature", "controller_of_that",
-              "controller_of_enchanted")
+              "controller_of_enchanted", "each_other_creature_sharing_a_color")
 
 
 class TargetSpec(_Strict):
@@ -578,7 +579,7 @@ class ResolveStep(_Strict):
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
-                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state")
+                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield")
 
 
 class Condition(_Strict):
@@ -610,13 +611,15 @@ class TriggeredAbility(_Strict):
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
-                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state"]
+                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast: only spells with this quality")
-    object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield: only a permanent with "
-                                                     "this quality (looked at as it last existed, 603.6d)")
+    object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield, "
+                                                     "another_enters_battlefield: only a permanent with this quality "
+                                                     "(for the first, looked at as it last existed, 603.6d)")
     whose: Literal["you", "any"] = Field("any", description="put_into_graveyard_from_battlefield: only into your "
-                                                            "graveyard (a card you own)")
+                                                            "graveyard (a card you own); another_enters_battlefield: "
+                                                            "only under your control")
     of: Literal["self", "enchanted"] = Field("self", description="becomes_tapped: the source itself or the "
                                                                  "permanent it enchants")
     if_: Condition | None = Field(None, alias="if", description="an intervening \"if\" clause, checked as the "

@@ -335,7 +335,8 @@ class Game:
             # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
             instead = graveyard_destinations(self.pool, state, [
                 (perm.id or "", perm.card, player.name, state.controller_of(perm))
-                for player in state.players for perm in player.battlefield if perm.id in going and not perm.token])
+                for player in state.players for perm in player.battlefield if perm.id in going],
+                tokens=frozenset(perm.id or "" for perm in state.permanents() if perm.token))
             state = _apply_sba(state, actions, instead)
             # CR 603.6c, 603.10: what left the battlefield triggers, looking back
             moves = {oid: instead.get(oid, "graveyard") for oid in going}

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from bridge.models import CardRef, GameState
 
 # the static abilities that replace these events (cards/README.md)
-GRAVEYARD = {"exile_opponents_graveyard_cards": "exile", "exile_your_graveyard_cards": "exile"}
+GRAVEYARD = {"exile_opponents_graveyard_cards": "exile", "exile_your_graveyard_cards": "exile",
+             "exile_permanents_instead_of_graveyard": "exile"}
 SELF_GRAVEYARD = "shuffle_into_library_instead_of_graveyard"
 DRAW = "draws_return_from_graveyard"
 LIFE_GAIN = "life_gain_draws_instead"
@@ -58,10 +59,11 @@ def _ordered(state: GameState, chooser: str, effects: list[tuple[str, str]]) -> 
 
 
 def graveyard_destinations(pool: object, state: GameState, cards: list[tuple[str, str, str, str | None]],
-                           found: list[Source] | None = None) -> dict[str, str]:
-    """CR 614.1a, 616.1: where each card that would be put into its owner's graveyard goes
-    instead: ``exile`` or ``library`` (shuffled in), or ``graveyard``. ``cards`` are (id,
-    card, owner, controller if it is a permanent)."""
+                           found: list[Source] | None = None, tokens: frozenset[str] = frozenset()
+                           ) -> dict[str, str]:
+    """CR 614.1a, 616.1: where each card (or token: ``tokens``) that would be put into its
+    owner's graveyard goes instead: ``exile`` or ``library`` (shuffled in), or ``graveyard``.
+    ``cards`` are (id, card, owner, controller if it is a permanent)."""
     if not cards:
         return {}
     if found is None:
@@ -75,7 +77,12 @@ def graveyard_destinations(pool: object, state: GameState, cards: list[tuple[str
     for oid, card, owner, controller in cards:
         effects: list[tuple[str, str]] = []
         for s in found:
-            if s.keyword in GRAVEYARD:
+            if s.keyword == "exile_permanents_instead_of_graveyard":
+                # "if a permanent would be put into a graveyard" (tokens too)
+                if controller is not None:
+                    effects.append((s.id, "exile"))
+            elif s.keyword in GRAVEYARD and oid not in tokens:
+                # "a card": not a token
                 mine = s.controller == owner
                 if (s.keyword == "exile_your_graveyard_cards") == mine:
                     effects.append((s.id, GRAVEYARD[s.keyword]))

@@ -367,7 +367,7 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
         event = s.arguments[4]
         about = event.arguments[1].string if event.match("blocks_creature", 2) else \
-            event.arguments[0].string if event.match("to_graveyard", 1) else None
+            event.arguments[0].string if event.match("to_graveyard", 1) or event.match("enters", 1) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
                                  controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event))))
     for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
@@ -874,9 +874,9 @@ def _move_permanents(state: GameState, moves: dict[str, str], pool: object = Non
     if pool is not None and "graveyard" in moves.values():
         # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
         going = [(perm.id or "", perm.card, player.name, before.controller_of(perm))
-                 for player in before.players for perm in player.battlefield
-                 if moves.get(perm.id or "") == "graveyard" and not perm.token]
-        instead = graveyard_destinations(pool, before, going)  # type: ignore[arg-type]
+                 for player in before.players for perm in player.battlefield if moves.get(perm.id or "") == "graveyard"]
+        tokens = frozenset(perm.id or "" for perm in before.permanents() if perm.token)
+        instead = graveyard_destinations(pool, before, going, tokens=tokens)  # type: ignore[arg-type]
         moves = {**moves, **{oid: where if where != "library" else "shuffle_into_library"
                               for oid, where in instead.items() if where != "graveyard"}}
     state = _remove_from_combat(state, set(moves))
@@ -972,6 +972,9 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     state = _update(state, step=step)
     g = Game(state, game.pool)
     model = Session(g.modules(*TURN), g.position.facts).solve().model
+    if any(s.match("skip_step", 0) for s in model):
+        # CR 614.10: a skipped step doesn't happen: nothing in it, the next one begins
+        return end_step(g)
     acted = any(s.match("tba", 1) for s in model) or step == "cleanup"
     if not acted:
         remember_steps(state, model)
