@@ -21,6 +21,7 @@ from bridge import stack
 from bridge.errors import InputError
 from bridge.facts import asp_string
 from bridge.game import Game
+from bridge.cards import TargetSpec
 from bridge.models import (Action, Activate, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
                            StackObject)
 from bridge.solver import Session
@@ -123,7 +124,13 @@ def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int
     return {i: sorted(v) for i, v in legal.items()}, not other
 
 
+# CR 702.36a: provoke's target, "target creature defending player controls"
+PROVOKE_TARGET = TargetSpec.model_validate({"quality": "creature", "controller": "opponent"})
+
+
 def _spec_targets(game: Game, item: StackObject) -> list[object]:
+    if item.keyword == "provoke":
+        return [PROVOKE_TARGET]
     if item.card is not None:
         card = game.pool.get(item.card)
         if item.mode is not None:

@@ -42,10 +42,10 @@ SIMPLE_ABILITIES = frozenset({
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
     "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
-    "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking",
+    "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking", "provoke",
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
-    "exile_permanents_instead_of_graveyard",
+    "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted",
     "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
     "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })

@@ -346,7 +346,7 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
 # ---------------------------------------------------------------------- triggered abilities
 # the facts that could make an ability trigger (or a permanent enter tapped): without them
 # the question needs no grounding
-_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|enters_tapped|permanents_enter_tapped)\b")
+_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|provoke|enters_tapped|permanents_enter_tapped)\b")
 
 
 def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
@@ -429,7 +429,7 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
     """CR 603.3b: in APNAP order each player puts the abilities he or she controls on the
     stack (in the order they triggered, by default), choosing their targets (603.3d: the first
     legal target of each, by default; one with no legal target is removed)."""
-    from bridge.agents import _legal_targets
+    from bridge.agents import _legal_targets, _spec_targets
     from bridge.game import Game
     order = [state.active, state.opponent(state.active)]
 
@@ -448,14 +448,13 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
             pass
         g = Game(state, game.pool)
         targets: list[str] = []
-        if item.keyword is not None or item.delayed is not None:
+        if (item.keyword is not None and item.keyword != "provoke") or item.delayed is not None:
             state = _update(state, stack=[item, *state.stack])
             continue
-        card = _trigger_card(game, state, item)
-        spec = card.triggered[(item.trigger or 1) - 1]
-        if spec.targets:
+        specs = _spec_targets(g, item)
+        if specs:
             legal, _ = _legal_targets(g, item, "activating")
-            slots = [legal.get(i, []) for i in range(1, len(spec.targets) + 1)]
+            slots = [legal.get(i, []) for i in range(1, len(specs) + 1)]
             if any(not s for s in slots):
                 continue  # CR 603.3d: removed
             # the default choice: an opponent's object or the opponent first, then the rest
@@ -641,6 +640,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             extra_turns.insert(0, target)  # type: ignore[arg-type]
         elif r.name == "additional_combat":
             extra_combats += 1
+        elif r.name == "provoked":
+            perm = state.permanent(target)  # type: ignore[arg-type]
+            changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
         elif r.name == "lose_game":
             losers.add(target)  # type: ignore[arg-type]
         elif r.name == "prevent_all_combat_damage":
@@ -995,8 +997,9 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
         state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
         players = [p.model_copy(update={"prevention_shield": 0}) for p in state.players]
         state = _update(state, players=players)
-        state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0}
-                               for p in state.permanents() if p.id and (p.prevention_shield or p.regeneration_shields)})
+        state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0, "must_block": []}
+                               for p in state.permanents()
+                               if p.id and (p.prevention_shield or p.regeneration_shields or p.must_block)})
     if any(s.match("has_priority_step", 0) for s in model):
         if step in ("first_strike_damage", "combat_damage"):
             return state  # combat damage is assigned first (510.1); then priority
