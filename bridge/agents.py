@@ -71,9 +71,34 @@ def decisions(game: Game) -> Decision:
     return Decision(player, lambda: _priority_options(game, player), can_pass=True)
 
 
+def _mana_within_reach(game: Game, player: str) -> int | None:
+    """An upper bound on the mana the player could have for a spell now: the mana pool and
+    one mana from each untapped permanent he or she controls (a mana ability makes one mana);
+    None when some effect could lower costs (then no spell is ruled out by its cost)."""
+    if "reduces_cost_of" in game.position.facts:
+        return None
+    state = game.state
+    untapped = sum(1 for p in state.permanents() if state.controller_of(p) == player and not p.tapped)
+    return untapped + state.player(player).mana_pool.count("{")
+
+
+def _cant_cast_now(game: Game, player: str, spec: object, reach: int | None) -> bool:
+    """A spell certainly can't be cast now: a sorcery-speed spell outside its owner's main
+    phase with an empty stack (CR 307.1, 301.1, 302.1, 303.1, 304.1 ...), or one costing more
+    than the mana within reach (601.2e-g). The rules judge every other one."""
+    from bridge.cards import Card
+    assert isinstance(spec, Card)
+    state = game.state
+    sorcery_speed = "instant" not in spec.types and "flash" not in spec.abilities
+    if sorcery_speed and (state.stack or state.step not in ("main1", "main2") or state.active != player):
+        return True
+    return reach is not None and spec.mana_value() > reach
+
+
 def _priority_options(game: Game, player: str) -> list[Action]:
     state = game.state
     options: list[Action] = []
+    reach = _mana_within_reach(game, player)
     # copies of one card in the hand have the same choices: the rules are asked once
     seen: dict[str, list[Action]] = {}
     for card in state.player(player).hand:
@@ -83,7 +108,13 @@ def _priority_options(game: Game, player: str) -> list[Action]:
         spec = game.pool.get(card.card)
         if "land" in spec.types:
             action = PlayLand(card=card.id or card.card, by=player)
-            actions = [action] if game.check(action).legal else []
+            # CR 305.2, 305.3: one land a turn, in a main phase of one's own turn with the
+            # stack empty; the rules judge the rest
+            certainly_not = state.player(player).lands_played >= 1 or state.stack or state.active != player \
+                or state.step not in ("main1", "main2")
+            actions = [action] if not certainly_not and game.check(action).legal else []
+        elif _cant_cast_now(game, player, spec, reach):
+            actions = []
         else:
             actions = _cast_options(game, player, card.id or "", spec)
         seen[card.card] = actions

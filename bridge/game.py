@@ -86,6 +86,27 @@ def _text(sym: clingo.Symbol) -> str:
     return sym.string if sym.type == clingo.SymbolType.String else str(sym)
 
 
+# The facts of the positions seen last (states are immutable: the same object has the same
+# facts), so that the games made on one state share them.
+_POSITIONS: "dict[int, tuple[GameState, CardPool, Position]]" = {}
+
+
+# The state-based actions question answered last, by position (priority and passes aside:
+# they change nothing it asks about).
+_SBA_ANSWERS: "dict[str, frozenset[clingo.Symbol]]" = {}
+
+
+def _position(state: GameState, pool: CardPool) -> Position:
+    known = _POSITIONS.get(id(state))
+    if known is not None and known[0] is state and known[1] is pool:
+        return known[2]
+    position = position_facts(state, pool)
+    if len(_POSITIONS) >= 64:
+        del _POSITIONS[next(iter(_POSITIONS))]
+    _POSITIONS[id(state)] = (state, pool, position)
+    return position
+
+
 class Game:
     """A two-player game at some position, with the rules as the judge."""
 
@@ -118,7 +139,7 @@ class Game:
         if known is not None and known[0] is not state:
             self._known_steps = None
         self.state = state
-        self.position: Position = position_facts(state, self.pool)
+        self.position: Position = _position(state, self.pool)
         self.reader = ViolationReader(citations(), self.describe)
         self._block_checker: _DeclarationChecker | None = None
         self._attack_checker: _DeclarationChecker | None = None
@@ -314,8 +335,17 @@ class Game:
 
     def _sba_model(self) -> frozenset[clingo.Symbol]:
         # in the combat phase the same grounding also says which step comes next
+        from bridge.stack import _steps_key
+        key = f"{id(self.pool)}:" + _steps_key(self.state)
+        known = _SBA_ANSWERS.get(key)
+        if known is not None:
+            return known
         steps = STEPS if self.state.step in COMBAT_STEPS else ()
-        return Session(self.modules("sba", *steps), self.position.facts).solve().model
+        model = Session(self.modules("sba", *steps), self.position.facts).solve().model
+        if len(_SBA_ANSWERS) >= 64:
+            del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
+        _SBA_ANSWERS[key] = model
+        return model
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
