@@ -235,7 +235,8 @@ class Game:
             if action.by not in {p.name for p in self.state.players}:
                 raise InputError(f"{action.by!r} is not a player", location="choose_order")
             for source in [*(action.replacements or []), *(action.triggers or [])]:
-                self._require_object(source, "choose_order")
+                if source != "prevention_shield":
+                    self._require_object(source, "choose_order")
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
@@ -367,7 +368,7 @@ class Game:
                 (perm.id or "", perm.card, player.name, state.controller_of(perm))
                 for player in state.players for perm in player.battlefield if perm.id in going],
                 tokens=frozenset(perm.id or "" for perm in state.permanents() if perm.token))
-            state = _apply_sba(state, actions, instead)
+            state = _apply_sba(state, actions, instead, self.pool)
             # CR 603.6c, 603.10: what left the battlefield triggers, looking back
             moves = {oid: instead.get(oid, "graveyard") for oid in going}
             state = triggers_on(self.pool, before, state, leaving_events(before, moves))
@@ -802,7 +803,7 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
                                     "prevention_shield": shields.get(p.name, p.prevention_shield)})
                for p in state.players]
     state = state.model_copy(update={"players": players})
-    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"))
+    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"), pool)
     state, replaced = gain_or_draw(pool, state, gained) if pool is not None else (
         state.model_copy(update={"players": [p.model_copy(update={"life": p.life + gained.get(p.name, 0)})
                                              for p in state.players]}), set())
@@ -837,7 +838,8 @@ def _attacked(state: GameState, object_id: str) -> bool:
     return any(p.attacking == object_id for p in state.permanents())
 
 
-def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[str, str] | None = None) -> GameState:
+def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[str, str] | None = None,
+               pool: CardPool | None = None) -> GameState:
     """Perform state-based actions simultaneously (CR 704.3): the rules chose them; a card
     going to a graveyard goes where ``instead`` says, if it says (614.1a)."""
     instead = instead or {}
@@ -916,7 +918,7 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[
     state = GameState.model_validate(state.model_copy(update={"players": players, "effects": effects,
                                                               "gone": gone_ids}).model_dump())
     for name in sorted(restarting):
-        state = _restart(state, name)
+        state = _restart(state, name, pool)
     from bridge.stack import shuffle
     for owner in sorted({p.name for p in state.players for oid, where in instead.items()
                          if where == "library" and any(c.id == oid for c in p.library)}):
@@ -924,11 +926,12 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[
     return state
 
 
-def _restart(state: GameState, name: str) -> GameState:
+def _restart(state: GameState, name: str, pool: CardPool | None = None) -> GameState:
     """Lich's Mirror's replacement (CR 614.1, 704.6): the player's hand, graveyard and the
     permanents the player owns are shuffled into the library, the player draws seven cards and
-    the life total becomes 20."""
-    from bridge.stack import draw, shuffle
+    the life total becomes 20; with a card pool, what leaves the battlefield triggers."""
+    from bridge.stack import draw, leaving_events, shuffle, triggers_on
+    before = state
     owned = [p for p in state.player(name).battlefield if not p.token]
     state = _remove_from_combat(state, {p.id for p in owned if p.id})
     gone = {p.id for p in state.player(name).battlefield}
@@ -946,7 +949,10 @@ def _restart(state: GameState, name: str) -> GameState:
         players.append(player)
     state = GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
     state = shuffle(state, name)
-    return draw(state, name, 7)
+    state = draw(state, name, 7, pool)
+    if pool is None:
+        return state
+    return triggers_on(pool, before, state, leaving_events(before, {p.id or "": "library" for p in owned}))
 
 
 def _pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:

@@ -592,7 +592,9 @@ class ChooseOrder(_Model):
 
     kind: Literal["choose_order"] = "choose_order"
     by: str
-    replacements: list[str] | None = Field(None, description="these sources' effects apply first, in this order")
+    replacements: list[str] | None = Field(None, description="these sources' effects apply first, in this order; "
+                                           "`prevention_shield` places the prevention shields (615.7), which "
+                                           "otherwise come first")
     triggers: list[str] | None = Field(None, description="these sources' abilities go on the stack first, in "
                                                          "this order (so they resolve last)")
 

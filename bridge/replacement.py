@@ -24,8 +24,9 @@ GRAVEYARD = {"exile_opponents_graveyard_cards": "exile", "exile_your_graveyard_c
              "exile_permanents_instead_of_graveyard": "exile"}
 SELF_GRAVEYARD = "shuffle_into_library_instead_of_graveyard"
 DRAW = "draws_return_from_graveyard"
+LOSING = "replaces_losing"
 LIFE_GAIN = "life_gain_draws_instead"
-_MAY_REPLACE = re.compile(r"\b(" + "|".join([*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN]) + r")\b")
+_MAY_REPLACE = re.compile(r"\b(" + "|".join([*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING]) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def sources(pool: object, state: GameState) -> list[Source]:
     game = Game(state, pool)  # type: ignore[arg-type]
     if not _MAY_REPLACE.search(game.position.facts):
         return []
-    wanted = {*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN}
+    wanted = {*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING}
     found = []
     for oid, ch in sorted(game.all_characteristics().items()):
         for ability in ch.abilities:
@@ -123,18 +124,26 @@ def draw_replaced(found: list[Source], state: GameState, player: str) -> bool:
     return any(s.keyword == DRAW and s.controller == player for s in found)
 
 
-def return_instead_of_draw(state: GameState, player: str) -> GameState:
+def lose(pool: object, state: GameState, player: str) -> GameState:
+    """CR 104.3e: an effect says the player loses the game, unless a replacement effect of
+    his or her own replaces the loss (Lich's Mirror, 614.1a; as 704.6 for state-based
+    actions)."""
+    from bridge.game import _restart
+    if pool is not None and any(s.keyword == LOSING and s.controller == player for s in sources(pool, state)):
+        return _restart(state, player, pool)  # type: ignore[arg-type]
+    return state.model_copy(update={"players": [p.model_copy(update={"lost": True}) if p.name == player else p
+                                                for p in state.players]})
+
+
+def return_instead_of_draw(state: GameState, player: str, pool: object = None) -> GameState:
     """Forbidden Crypt: return a card from the graveyard to the hand instead of drawing (the
     player's choice; the bridge's default: the card put there last); with none, the player
     loses the game."""
-    players = []
-    for p in state.players:
-        if p.name == player:
-            if p.graveyard:
-                p = p.model_copy(update={"graveyard": p.graveyard[:-1], "hand": [*p.hand, p.graveyard[-1]]})
-            else:
-                p = p.model_copy(update={"lost": True})
-        players.append(p)
+    graveyard = state.player(player).graveyard
+    if not graveyard:
+        return lose(pool, state, player)
+    players = [p.model_copy(update={"graveyard": p.graveyard[:-1], "hand": [*p.hand, p.graveyard[-1]]})
+               if p.name == player else p for p in state.players]
     return state.model_copy(update={"players": players})
 
 
@@ -160,17 +169,18 @@ def gain_or_draw(pool: object, state: GameState, gains: dict[str, int]) -> tuple
     return state, replaced
 
 
-def exile_from_graveyard_instead(state: GameState, amounts: dict[str, int]) -> GameState:
+def exile_from_graveyard_instead(state: GameState, amounts: dict[str, int], pool: object = None) -> GameState:
     """Nefarious Lich: damage to the player was replaced by exiling that many cards from his
     or her graveyard (the player's choice; the bridge's default: those put there first); if
     the player can't, he or she loses the game."""
-    players = []
-    for p in state.players:
-        n = amounts.get(p.name, 0)
-        if n > 0:
-            if len(p.graveyard) < n:
-                p = p.model_copy(update={"lost": True})
-            else:
-                p = p.model_copy(update={"graveyard": p.graveyard[n:], "exile": [*p.exile, *p.graveyard[:n]]})
-        players.append(p)
-    return state.model_copy(update={"players": players})
+    for name, n in sorted(amounts.items()):
+        graveyard = state.player(name).graveyard
+        if n <= 0:
+            continue
+        if len(graveyard) < n:
+            state = lose(pool, state, name)
+            continue
+        players = [p.model_copy(update={"graveyard": p.graveyard[n:], "exile": [*p.exile, *p.graveyard[:n]]})
+                   if p.name == name else p for p in state.players]
+        state = state.model_copy(update={"players": players})
+    return state

@@ -21,7 +21,7 @@ from bridge.errors import InputError
 from bridge.facts import asp_string, stack_object_facts, stamps
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
                            StackObject, fresh_id)
-from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, place,
+from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, lose, place,
                                  return_instead_of_draw, sources as replacement_sources)
 from bridge.solver import Session
 from bridge.verdict import Verdict
@@ -692,9 +692,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = draw(state, player, n, game.pool)
     for player, n in discards.items():
         state = discard(state, player, n, game.pool)
-    if losers:
-        state = _update(state, players=[p.model_copy(update={"lost": True}) if p.name in losers else p
-                                        for p in state.players])
+    for loser in sorted(losers):
+        state = _update(lose(game.pool, state, loser))
     if extra_turns or extra_combats:
         # CR 500.7: the most recently created extra turn is taken first
         state = _update(state, extra_turns=[*extra_turns, *state.extra_turns],
@@ -809,7 +808,7 @@ def draw(state: GameState, player: str, n: int, pool: object = None) -> GameStat
     found = replacement_sources(pool, state) if pool is not None and n > 0 else []
     if draw_replaced(found, state, player):
         for _ in range(n):
-            state = return_instead_of_draw(state, player)
+            state = return_instead_of_draw(state, player, pool)
         return state
     players = []
     for p in state.players:
