@@ -137,7 +137,7 @@ def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int
     legal (timing, costs), in one question: every candidate is put in as a chosen target."""
     state = game.state
     candidates = [p.id for p in state.permanents()] + [p.name for p in state.players] + \
-                 [s.id for s in state.stack]
+                 [s.id for s in state.stack] + [c.id for p in state.players for c in p.graveyard]
     trial = item.model_copy(update={"targets": []})
     facts = stack._acting_facts(game, trial, marker, None)
     oid = asp_string(item.id or "")

@@ -408,7 +408,7 @@ class TargetSpec(_Strict):
     ``creature_or_player``, ``spell``, ``permanent``, ``artifact``, ``land``...) or a mapping
     of ``kind``, a ``quality`` the target must have, its ``controller`` and ``attacking``."""
 
-    kind: Literal["permanent", "player", "creature_or_player", "spell"] = "permanent"
+    kind: Literal["permanent", "player", "creature_or_player", "spell", "card_in_graveyard"] = "permanent"
     quality: Quality | None = None
     controller: Literal["you", "opponent"] | None = None
     attacking: bool | None = None
@@ -485,6 +485,9 @@ class ResolveStep(_Strict):
     effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
     extra_turn: str | None = Field(None, description="this player takes an extra turn after this one (CR 500.7)")
     lose_game: str | None = Field(None, description="this player loses the game (CR 104.3e)")
+    return_to_battlefield: str | None = Field(None, description="a card in a graveyard (a `card_in_graveyard` "
+                                              "target) is put onto the battlefield under its owner's control")
+    return_card_to_hand: str | None = Field(None, description="a card in a graveyard is returned to its owner's hand")
     win_game: str | None = Field(None, description="this player wins the game: each opponent loses (CR 104.2a)")
     search: Quality | None = Field(None, description="search the library for a card with this quality (CR 701.18), "
                                                      "then shuffle")
@@ -506,6 +509,8 @@ class ResolveStep(_Strict):
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
+    may: bool = Field(False, description='"you may": its controller chooses as it resolves (CR 603.5, 608.2d); '
+                                         'done unless the player declined it (choose_order: declines)')
     where: Quality | None = Field(None, description='only those of "each" with this quality ("each black creature")')
     whose: Literal["you", "opponent"] | None = Field(None, description='only those of "each" controlled by you or '
                                                                       'an opponent (players: themselves)')
@@ -514,7 +519,7 @@ class ResolveStep(_Strict):
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
-              "win_game")
+              "win_game", "return_to_battlefield", "return_card_to_hand")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -538,6 +543,8 @@ class ResolveStep(_Strict):
         out = self._facts(key, index)
         if self.if_kicked:
             out.append(f"step_if_kicked({key}, {index}).")
+        if self.may:
+            out.append(f"step_may({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
         if self.whose is not None:
             out.append(f"step_whose({key}, {index}, {self.whose}).")

@@ -234,7 +234,7 @@ class Game:
         if isinstance(action, ChooseOrder):
             if action.by not in {p.name for p in self.state.players}:
                 raise InputError(f"{action.by!r} is not a player", location="choose_order")
-            for source in [*(action.replacements or []), *(action.triggers or [])]:
+            for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or [])]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
             return Verdict(legal=True)
@@ -552,8 +552,8 @@ class Game:
         if isinstance(action, Advance):
             return stack.advance(self, action.step, action.turn)
         if isinstance(action, ChooseOrder):
-            update = {k: v for k, v in (("replacement_order", action.replacements), ("trigger_order", action.triggers))
-                      if v is not None}
+            update = {k: v for k, v in (("replacement_order", action.replacements), ("trigger_order", action.triggers),
+                                        ("declines", action.declines)) if v is not None}
             players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         if isinstance(action, Concede):

@@ -143,6 +143,9 @@ class Player(_Model):
                                          "replacement and prevention effects on an event that affects him or her "
                                          "or a permanent he or she controls: these sources first, in this order "
                                          "(CR 616.1)")
+    declines: list[str] = Field(default_factory=list, description="the optional (\"you may\") instructions of "
+                                "these sources' spells and abilities that the player chooses not to follow "
+                                "(CR 603.5, 608.2d)")
     trigger_order: list[str] = Field(default_factory=list, description="the player's choice of order for his or "
                                      "her triggered abilities that trigger at once: those of these sources go on "
                                      "the stack first, in this order (CR 603.3b)")
@@ -597,6 +600,8 @@ class ChooseOrder(_Model):
                                            "otherwise come first")
     triggers: list[str] | None = Field(None, description="these sources' abilities go on the stack first, in "
                                                          "this order (so they resolve last)")
+    declines: list[str] | None = Field(None, description="the \"you may\" instructions of these sources are not "
+                                                         "followed")
 
 
 class Advance(_Model):

@@ -586,6 +586,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     pumps: list[tuple[str, int, int]] = []
     delayed: list[tuple[str, str, str | None]] = []
     losers: set[str] = set()
+    returned: list[tuple[str, str]] = []
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -643,6 +644,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         elif r.name == "provoked":
             perm = state.permanent(target)  # type: ignore[arg-type]
             changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
+        elif r.name == "return_card":
+            returned.append((target, args[1].name))  # type: ignore[arg-type]
         elif r.name == "lose_game":
             losers.add(target)  # type: ignore[arg-type]
         elif r.name == "prevent_all_combat_damage":
@@ -700,6 +703,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
                         extra_combats=state.extra_combats + extra_combats)
     if moves:
         state = _move_permanents(state, moves, game.pool)
+    for card_id, where in returned:
+        state = _return_from_graveyard(game, state, card_id, where)
     for player, card_name, n in tokens:
         state = _create_tokens(game, state, player, card_name, n, blocked)
     if exiled_cards:
@@ -725,6 +730,28 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
                            controller=top.controller or state.active)
         state = _update(state, delayed_triggers=[*state.delayed_triggers, item])
     return state
+
+
+def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: str) -> GameState:
+    """A card leaves its owner's graveyard for the hand, or the battlefield under the owner's
+    control (a new object, 400.7; what it enters with or as applies, 614.12)."""
+    owner = next(p.name for p in state.players if any(c.id == card_id for c in p.graveyard))
+    card = next(c for c in state.player(owner).graveyard if c.id == card_id)
+    players = []
+    for p in state.players:
+        if p.name == owner:
+            update: dict[str, object] = {"graveyard": [c for c in p.graveyard if c.id != card_id]}
+            if where == "hand":
+                update["hand"] = [*p.hand, card]
+            else:
+                update["battlefield"] = [*p.battlefield, Permanent(id=card.id, card=card.card, sick=True,
+                                                                   timestamp=_next_timestamp(game, state))]
+            p = p.model_copy(update=update)
+        players.append(p)
+    after = _update(state, players=players)
+    if where == "hand":
+        return after
+    return triggers_on(game.pool, after, after, [f"enters({asp_string(card_id)})"])
 
 
 def _take_from_library(game: "Game", state: GameState, player: str, card_id: str, where: str) -> GameState:
