@@ -234,7 +234,8 @@ class Game:
         if isinstance(action, ChooseOrder):
             if action.by not in {p.name for p in self.state.players}:
                 raise InputError(f"{action.by!r} is not a player", location="choose_order")
-            for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or [])]:
+            chosen = [x for source, targets in (action.trigger_targets or {}).items() for x in (source, *targets)]
+            for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
             return Verdict(legal=True)
@@ -553,7 +554,8 @@ class Game:
             return stack.advance(self, action.step, action.turn)
         if isinstance(action, ChooseOrder):
             update = {k: v for k, v in (("replacement_order", action.replacements), ("trigger_order", action.triggers),
-                                        ("declines", action.declines)) if v is not None}
+                                        ("declines", action.declines), ("trigger_targets", action.trigger_targets))
+                      if v is not None}
             players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         if isinstance(action, Concede):

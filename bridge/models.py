@@ -143,6 +143,9 @@ class Player(_Model):
                                          "replacement and prevention effects on an event that affects him or her "
                                          "or a permanent he or she controls: these sources first, in this order "
                                          "(CR 616.1)")
+    trigger_targets: dict[str, list[str]] = Field(default_factory=dict, description="the targets the player "
+                                                  "chooses for the abilities of these sources as they go on the "
+                                                  "stack, when legal (CR 603.3d, 601.2c); others take the default")
     declines: list[str] = Field(default_factory=list, description="the optional (\"you may\") instructions of "
                                 "these sources' spells and abilities that the player chooses not to follow "
                                 "(CR 603.5, 608.2d)")
@@ -602,6 +605,8 @@ class ChooseOrder(_Model):
                                                          "this order (so they resolve last)")
     declines: list[str] | None = Field(None, description="the \"you may\" instructions of these sources are not "
                                                          "followed")
+    trigger_targets: dict[str, list[str]] | None = Field(None, description="source -> the targets chosen for its "
+                                                                           "triggered abilities")
 
 
 class Advance(_Model):

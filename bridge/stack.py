@@ -467,6 +467,10 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
                 return perm is not None and state.controller_of(perm) == mine
 
             targets = [sorted(s, key=lambda t: (ours(t), t))[0] for s in slots]
+            # CR 603.3d, 601.2c: the controller's own choice, when it is legal
+            wanted = state.player(mine).trigger_targets.get(item.source or "")
+            if wanted is not None and len(wanted) == len(slots) and all(t in s for t, s in zip(wanted, slots)):
+                targets = list(wanted)
         state = _update(state, stack=[item.model_copy(update={"targets": targets}), *state.stack])
     return state
 
