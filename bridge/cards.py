@@ -178,7 +178,8 @@ class Ability(_Strict):
     number: int | None = None
     mana: str | None = None
     count: "Affects | None" = None
-    counter: str | None = Field(None, description="max_counters: the kind of counter")
+    counter: str | None = Field(None, description="max_counters, enters_with_counters: the kind of counter")
+    x: bool = Field(False, description="enters_with_counters: X counters (the X paid as it was cast; 0 otherwise)")
 
     @model_validator(mode="before")
     @classmethod
@@ -199,6 +200,11 @@ class Ability(_Strict):
             if key == "max_counters":
                 if not isinstance(param, dict) or set(param) != {"counter", "number"}:
                     raise ValueError("max_counters needs {counter: <kind>, number: <N>}")
+                return {"keyword": key, **param}
+            if key == "enters_with_counters":
+                if not isinstance(param, dict) or set(param) not in ({"counter", "number"}, {"counter", "x"}):
+                    raise ValueError("enters_with_counters needs {counter: <kind>, number: <N>} or {counter: <kind>, "
+                                     "x: true}")
                 return {"keyword": key, **param}
             raise ValueError(f"unknown ability {key!r}")
         return value
@@ -224,6 +230,9 @@ class Ability(_Strict):
         elif k == "max_counters":
             if not self.counter or self.number is None or self.number < 0:
                 raise ValueError("max_counters needs a counter kind and a number of 0 or more")
+        elif k == "enters_with_counters":
+            if not self.counter or (self.number is None) == (not self.x) or (self.number or 0) < 0:
+                raise ValueError("enters_with_counters needs a counter kind and a number of 0 or more, or x: true")
         else:
             raise ValueError(f"unknown ability {k!r}")
         return self
@@ -233,7 +242,7 @@ class Ability(_Strict):
         if self.quality is not None:
             return f"{self.keyword}({self.quality.term()})"
         if self.counter is not None:
-            return f"{self.keyword}({_asp_string(self.counter)}, {self.number})"
+            return f"{self.keyword}({_asp_string(self.counter)}, {'x' if self.x else self.number})"
         if self.number is not None:
             return f"{self.keyword}({self.number})"
         if self.mana is not None:
@@ -676,6 +685,10 @@ ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
         "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
         "max_counters": {"type": "object", "additionalProperties": False, "required": ["counter", "number"],
                          "properties": {"counter": {"type": "string"}, "number": {"type": "integer", "minimum": 0}}},
+        "enters_with_counters": {"type": "object", "additionalProperties": False, "required": ["counter"],
+                                 "properties": {"counter": {"type": "string"},
+                                                "number": {"type": "integer", "minimum": 0},
+                                                "x": {"const": True}}},
         "static": {"$ref": "#/$defs/StaticAbility"},
     }},
 ]}

@@ -558,7 +558,7 @@ def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> Gam
             and attached not in {p.name for p in state.players}:
         return _to_zone(state, item, "graveyard", game.pool)
     perm = Permanent(id=item.id, card=item.card or "", sick=True, attached_to=attached,
-                     timestamp=_next_timestamp(game, state))
+                     timestamp=_next_timestamp(game, state), counters=entering_counters(card, item.x or 0))
     controller = item.controller or state.active
     players = [p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
                for p in state.players]
@@ -736,6 +736,19 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     return state
 
 
+def entering_counters(card: object, x: int) -> dict[str, int]:
+    """CR 614.1c, 614.12: "enters the battlefield with N (or X) counters", read from the
+    permanent as it would exist on the battlefield (its own printed abilities); X is 0 unless
+    it was cast with one (107.3)."""
+    counters: dict[str, int] = {}
+    for ability in getattr(card, "all_abilities")():
+        if getattr(ability, "keyword", None) == "enters_with_counters":
+            n = x if ability.x else ability.number
+            if n:
+                counters[ability.counter] = counters.get(ability.counter, 0) + n
+    return counters
+
+
 def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: str) -> GameState:
     """A card leaves its owner's graveyard for the hand, or the battlefield under the owner's
     control (a new object, 400.7; what it enters with or as applies, 614.12)."""
@@ -748,8 +761,9 @@ def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: 
             if where == "hand":
                 update["hand"] = [*p.hand, card]
             else:
-                update["battlefield"] = [*p.battlefield, Permanent(id=card.id, card=card.card, sick=True,
-                                                                   timestamp=_next_timestamp(game, state))]
+                update["battlefield"] = [*p.battlefield, Permanent(
+                    id=card.id, card=card.card, sick=True, timestamp=_next_timestamp(game, state),
+                    counters=entering_counters(game.pool.get(card.card), 0))]
             p = p.model_copy(update=update)
         players.append(p)
     after = _update(state, players=players)
