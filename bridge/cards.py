@@ -800,7 +800,15 @@ class Card(_Strict):
         return [a.keyword for a in self.all_abilities() if isinstance(a, Ability)]
 
     def facts(self) -> list[str]:
-        """The card's ASP facts."""
+        """The card's ASP facts (worked out once for each card: cards are immutable)."""
+        known = _CARD_FACTS.get(id(self))
+        if known is not None and known[0] is self:
+            return list(known[1])
+        facts = self._facts()
+        _CARD_FACTS[id(self)] = (self, facts)
+        return list(facts)
+
+    def _facts(self) -> list[str]:
         c = _asp_string(self.id)
         values = [("name", _asp_string(self.name)), ("mana_value", str(self.mana_value()))]
         values += [("type", t) for t in self.types] + [("subtype", _const(t)) for t in self.subtypes]
@@ -944,6 +952,9 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
 def _collect_qualities(ability: Ability, into: set[str]) -> None:
     if ability.quality is not None:
         into.update(ability.quality.all_terms())
+
+
+_CARD_FACTS: "dict[int, tuple[Card, list[str]]]" = {}
 
 
 class CardPool:

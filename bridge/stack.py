@@ -1110,7 +1110,15 @@ def _next_timestamp(game: "Game", state: GameState | None = None) -> int:
     return max([*permanents.values(), *effects], default=0) + 1
 
 
+# fields the engine sets to values it made itself, with no new object in them: a copy needs no
+# validation
+_PLAIN_FIELDS = frozenset({"priority", "passed", "step", "combat_damage_dealt", "cleanup_again", "declared",
+                           "combat_damage_prevented", "extra_combats"})
+
+
 def _update(state: GameState, **fields: object) -> GameState:
+    if fields and _PLAIN_FIELDS.issuperset(fields):
+        return state.model_copy(update=fields)
     return GameState.model_validate(state.model_copy(update=fields).model_dump())
 
 
