@@ -595,7 +595,8 @@ class ResolveStep(_Strict):
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
-                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield")
+                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
+                  "is_dealt_damage", "deals_damage")
 
 
 class Condition(_Strict):
@@ -627,7 +628,8 @@ class TriggeredAbility(_Strict):
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
-                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield"]
+                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
+                  "is_dealt_damage", "deals_damage"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast: only spells with this quality")
     object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield, "
@@ -636,8 +638,8 @@ class TriggeredAbility(_Strict):
     whose: Literal["you", "any"] = Field("any", description="put_into_graveyard_from_battlefield: only into your "
                                                             "graveyard (a card you own); another_enters_battlefield: "
                                                             "only under your control")
-    of: Literal["self", "enchanted"] = Field("self", description="becomes_tapped: the source itself or the "
-                                                                 "permanent it enchants")
+    of: Literal["self", "enchanted"] = Field("self", description="becomes_tapped, deals_damage: the source itself "
+                                                                 "or the permanent it enchants")
     if_: Condition | None = Field(None, alias="if", description="an intervening \"if\" clause, checked as the "
                                   "event happens and again on resolution (CR 603.4); for `state`, the state "
                                   "(CR 603.8)")

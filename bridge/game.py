@@ -530,6 +530,7 @@ class Game:
             state, replaced = _deal_damage(self.state, model, self.pool)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
+            events += damage_events(model)
             # CR 702.13a: life gained through lifelink, one event for each source (614.6: not
             # when the gain was replaced)
             events += sorted(f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
@@ -741,6 +742,20 @@ class LegalBlocks(_LegalDeclarations):
 
 
 # ---------------------------------------------------------------------- state updates
+def damage_events(model: frozenset[clingo.Symbol]) -> list[str]:
+    """CR 119.2, 603.2: the damage dealt, as trigger events: each permanent or player dealt
+    damage (the total), each source that dealt damage (the total), with the amounts."""
+    dealt_to: dict[str, int] = {}
+    dealt_by: dict[str, int] = {}
+    for s in model:
+        if s.match("damage_event", 3):
+            src, to, n = s.arguments[0].string, s.arguments[1].string, s.arguments[2].number
+            dealt_to[to] = dealt_to.get(to, 0) + n
+            dealt_by[src] = dealt_by.get(src, 0) + n
+    return [*(f"is_dealt_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_to.items())),
+            *(f"deals_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_by.items()))]
+
+
 def _tapping_triggers(game: Game, before: GameState, after: GameState) -> GameState:
     """CR 603.2d: an untapped permanent that became tapped (not one that entered tapped)
     triggers "whenever ... becomes tapped"; the abilities go on the stack when a player

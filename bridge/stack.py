@@ -370,6 +370,10 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
             event.arguments[0].string if event.match("to_graveyard", 1) or event.match("enters", 1) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
                                  controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event))))
+    for s in sorted((s for s in model if s.match("triggered_amount", 5)), key=str):
+        # "that much": the amount of the event, as the ability's X
+        items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
+                                 controller=s.arguments[3].string, x=s.arguments[4].number))
     for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
         items.append(StackObject(source=s.arguments[0].string, keyword=str(s.arguments[1]),
                                  about=s.arguments[2].string, controller=s.arguments[3].string))
@@ -694,6 +698,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')})" for name in gained if name not in replaced]
     gains += [f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
               for s in model if s.match("life_gained_from", 2) and s.arguments[0].string not in lifelink_replaced]
+    from bridge.game import damage_events
+    gains += damage_events(model)
     state = triggers_on(game.pool, state, state, gains)
     for player, n in draws.items():
         state = draw(state, player, n, game.pool)
