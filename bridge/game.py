@@ -555,7 +555,8 @@ class Game:
             return stack.advance(self, action.step, action.turn)
         if isinstance(action, ChooseOrder):
             update = {k: v for k, v in (("replacement_order", action.replacements), ("trigger_order", action.triggers),
-                                        ("declines", action.declines), ("trigger_targets", action.trigger_targets))
+                                        ("declines", action.declines), ("trigger_targets", action.trigger_targets),
+                                        ("as_enters", action.as_enters))
                       if v is not None}
             players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())

@@ -146,6 +146,9 @@ class Player(_Model):
     trigger_targets: dict[str, list[str]] = Field(default_factory=dict, description="the targets the player "
                                                   "chooses for the abilities of these sources as they go on the "
                                                   "stack, when legal (CR 603.3d, 601.2c); others take the default")
+    as_enters: dict[str, dict[str, str]] = Field(default_factory=dict, description="object id -> the choices the "
+                                                 "player makes as it enters the battlefield ({copy: <id>, color: red, "
+                                                 "creature_type: elf}, CR 614.1c, 614.12)")
     declines: list[str] = Field(default_factory=list, description="the optional (\"you may\") instructions of "
                                 "these sources' spells and abilities that the player chooses not to follow "
                                 "(CR 603.5, 608.2d)")
@@ -607,6 +610,9 @@ class ChooseOrder(_Model):
                                                          "followed")
     trigger_targets: dict[str, list[str]] | None = Field(None, description="source -> the targets chosen for its "
                                                                            "triggered abilities")
+    as_enters: dict[str, dict[str, str]] | None = Field(None, description="object id -> the choices made as it "
+                                                                          "enters the battlefield (copy, color, "
+                                                                          "creature_type)")
 
 
 class Advance(_Model):

@@ -116,8 +116,16 @@ class ScenarioResult:
         return all(v.legal for v in self.verdicts)
 
 
-def _ability_terms(values: list[Any]) -> set[str]:
-    return {Ability.model_validate(v).term() for v in values}
+def _ability_terms(values: list[Any], where: str = "expect") -> set[str]:
+    terms = set()
+    for k, v in enumerate(values):
+        try:
+            terms.add(Ability.model_validate(v).term())
+        except ValidationError as exc:
+            reason = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
+            raise InputError(f"{reason} (an ability is written as in card files: flying, "
+                             f"{{protection: {{color: red}}}})", location=f"{where}[{k}]") from None
+    return terms
 
 
 def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult:
@@ -175,7 +183,10 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                 "prevention_shield": perm.prevention_shield, "phased_out": perm.phased_out}
             for key, value in want.model_dump(exclude_unset=True).items():
                 if key == "abilities" and value is not None:
-                    value = sorted(_ability_terms(value))
+                    try:
+                        value = sorted(_ability_terms(value, f"expect.characteristics.{object_id}.abilities"))
+                    except InputError as exc:
+                        raise exc.at(source=path) from None
                 elif isinstance(value, list):
                     value = sorted(str(v).lower() if key != "blocking" and key != "blocked_by" else v for v in value)
                 if actual[key] != value:

@@ -561,9 +561,10 @@ def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> Gam
     if attached is not None and attached not in {p.id for p in state.permanents()} \
             and attached not in {p.name for p in state.players}:
         return _to_zone(state, item, "graveyard", game.pool)
-    perm = Permanent(id=item.id, card=item.card or "", sick=True, attached_to=attached,
-                     timestamp=_next_timestamp(game, state), counters=entering_counters(card, item.x or 0))
     controller = item.controller or state.active
+    perm = Permanent(id=item.id, card=item.card or "", sick=True, attached_to=attached,
+                     timestamp=_next_timestamp(game, state), counters=entering_counters(card, item.x or 0),
+                     chosen=as_enters_choices(game, state, item.id or "", card, controller))
     players = [p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
                for p in state.players]
     after = _update(state, players=players)
@@ -742,6 +743,67 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     return state
 
 
+def _chooses(card: object) -> set[str]:
+    """What a card's abilities ask for as it enters: a color, a creature type (614.12)."""
+    needs: set[str] = set()
+
+    def walk(value: object, key: str = "") -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            if "chosen" in value:
+                needs.add("creature_type" if key == "set_creature_types" else "color")
+            for v in value:
+                walk(v, key)
+        elif value == "chosen":
+            needs.add("color" if key == "color" else "creature_type")
+    walk([a.model_dump() if hasattr(a, "model_dump") else a for a in getattr(card, "abilities")])
+    return needs
+
+
+def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, controller: str) -> dict[str, str]:
+    """CR 614.1c, 614.12: the choices made as a permanent enters the battlefield: what Clone
+    copies ("you may": the player's choice; the bridge's default: the creature with the
+    greatest power, if any), then the color or creature type its abilities (or the copied
+    ones) ask for (default: the color most common among the opponent's permanents, else
+    white; the creature type most common among the player's creatures, else its own first).
+    The player's stated choices (``as_enters``) come first."""
+    from bridge.cards import COLORS, Card
+    assert isinstance(card, Card)
+    stated = dict(state.player(controller).as_enters.get(oid, {}))
+    chosen: dict[str, str] = {}
+    printed = {getattr(a, "keyword", None) for a in card.abilities}
+    looks_like = card
+    if printed & {"enters_as_copy", "enters_as_copy_except_color"}:
+        creatures = [p for p in state.permanents()
+                     if p.id != oid and "creature" in game.pool.get(p.card).types]
+        target = stated.get("copy")
+        if target is None and creatures:
+            best = max(creatures, key=lambda p: (game.pool.get(p.card).power or 0, p.id or ""))
+            target = best.id
+        if target is not None:
+            chosen["copy"] = target
+            copied = next((p for p in state.permanents() if p.id == target), None)
+            if copied is not None:
+                looks_like = game.pool.get(copied.card)
+    for need in sorted(_chooses(card) | _chooses(looks_like)):
+        if need in stated:
+            chosen[need] = stated[need]
+        elif need == "color":
+            opponent = state.opponent(controller)
+            colors = [c for p in state.permanents() if state.controller_of(p) == opponent
+                      for c in game.pool.get(p.card).color_list()]
+            order = list(COLORS.values())
+            chosen["color"] = max(order, key=lambda c: (colors.count(c), -order.index(c))) if colors else "white"
+        else:
+            types = [t for p in state.permanents() if state.controller_of(p) == controller
+                     and "creature" in game.pool.get(p.card).types for t in game.pool.get(p.card).subtypes]
+            own = card.subtypes[0] if card.subtypes else "human"
+            chosen["creature_type"] = max(sorted(set(types)), key=types.count) if types else own
+    return chosen
+
+
 def entering_counters(card: object, x: int) -> dict[str, int]:
     """CR 614.1c, 614.12: "enters the battlefield with N (or X) counters", read from the
     permanent as it would exist on the battlefield (its own printed abilities); X is 0 unless
@@ -769,7 +831,8 @@ def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: 
             else:
                 update["battlefield"] = [*p.battlefield, Permanent(
                     id=card.id, card=card.card, sick=True, timestamp=_next_timestamp(game, state),
-                    counters=entering_counters(game.pool.get(card.card), 0))]
+                    counters=entering_counters(game.pool.get(card.card), 0),
+                    chosen=as_enters_choices(game, state, card.id or "", game.pool.get(card.card), owner))]
             p = p.model_copy(update=update)
         players.append(p)
     after = _update(state, players=players)
