@@ -38,12 +38,34 @@ class Source:
     controller: str
 
 
+_MENTIONS: dict[tuple[int, str], bool] = {}
+
+
+def _mentions(pool: object, card: str) -> bool:
+    key = (id(pool), card)
+    if key not in _MENTIONS:
+        _MENTIONS[key] = bool(_MAY_REPLACE.search(pool.get(card).model_dump_json()))  # type: ignore[attr-defined]
+    return _MENTIONS[key]
+
+
+def _may_have_one(pool: object, state: GameState) -> bool:
+    """Whether a permanent's card (or the card it copies) or an effect mentions one of these
+    abilities at all: if not, nothing can replace these events and the rules needn't be
+    asked."""
+    cards = {p.id: p.card for p in state.permanents()}
+    for perm in state.permanents():
+        copied = cards.get(perm.chosen.get("copy", ""))
+        if _mentions(pool, perm.card) or (copied is not None and _mentions(pool, copied)):
+            return True
+    return any(_MAY_REPLACE.search(e.model_dump_json()) for e in state.effects)
+
+
 def sources(pool: object, state: GameState) -> list[Source]:
     """The replacement effects of the permanents on the battlefield now."""
     from bridge.game import Game
-    game = Game(state, pool)  # type: ignore[arg-type]
-    if not _MAY_REPLACE.search(game.position.facts):
+    if not _may_have_one(pool, state):
         return []
+    game = Game(state, pool)  # type: ignore[arg-type]
     wanted = {*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING}
     found = []
     for oid, ch in sorted(game.all_characteristics().items()):
