@@ -596,7 +596,7 @@ TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
-                  "is_dealt_damage", "deals_damage")
+                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts")
 
 
 class Condition(_Strict):
@@ -629,9 +629,10 @@ class TriggeredAbility(_Strict):
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
-                  "is_dealt_damage", "deals_damage"]
+                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
-    spell: Quality | None = Field(None, description="you_cast: only spells with this quality")
+    spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
+                                                    "with this quality")
     object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield, "
                                                      "another_enters_battlefield: only a permanent with this quality "
                                                      "(for the first, looked at as it last existed, 603.6d)")
