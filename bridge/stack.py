@@ -819,41 +819,33 @@ def entering_counters(card: object, x: int) -> dict[str, int]:
 
 def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: str) -> GameState:
     """A card leaves its owner's graveyard for the hand, or the battlefield under the owner's
-    control (a new object, 400.7; what it enters with or as applies, 614.12)."""
-    owner = next(p.name for p in state.players if any(c.id == card_id for c in p.graveyard))
-    card = next(c for c in state.player(owner).graveyard if c.id == card_id)
-    players = []
-    for p in state.players:
-        if p.name == owner:
-            update: dict[str, object] = {"graveyard": [c for c in p.graveyard if c.id != card_id]}
-            if where == "hand":
-                update["hand"] = [*p.hand, card]
-            else:
-                update["battlefield"] = [*p.battlefield, Permanent(
-                    id=card.id, card=card.card, sick=True, timestamp=_next_timestamp(game, state),
-                    counters=entering_counters(game.pool.get(card.card), 0),
-                    chosen=as_enters_choices(game, state, card.id or "", game.pool.get(card.card), owner))]
-            p = p.model_copy(update=update)
-        players.append(p)
-    after = _update(state, players=players)
-    if where == "hand":
-        return after
-    return triggers_on(game.pool, after, after, [f"enters({asp_string(card_id)})"])
+    control (a new object, 400.7)."""
+    return _card_to(game, state, card_id, "graveyard", where)
 
 
 def _take_from_library(game: "Game", state: GameState, player: str, card_id: str, where: str) -> GameState:
     """The card found by a search goes to the hand or onto the battlefield (tapped)."""
+    return _card_to(game, state, card_id, "library", where)
+
+
+def _card_to(game: "Game", state: GameState, card_id: str, zone: str, where: str) -> GameState:
+    """A card leaves one of its owner's zones for the hand, or the battlefield (``battlefield``
+    or ``battlefield_tapped``) under the owner's control, entering with what it enters with or
+    as (614.1c, 614.12); what its entering triggers waits."""
+    owner = next(p.name for p in state.players if any(c.id == card_id for c in getattr(p, zone)))
+    card = next(c for c in getattr(state.player(owner), zone) if c.id == card_id)
     players = []
     for p in state.players:
-        if p.name == player:
-            card = next(c for c in p.library if c.id == card_id)
-            update: dict[str, object] = {"library": [c for c in p.library if c.id != card_id]}
+        if p.name == owner:
+            update: dict[str, object] = {zone: [c for c in getattr(p, zone) if c.id != card_id]}
             if where == "hand":
                 update["hand"] = [*p.hand, card]
             else:
-                perm = Permanent(id=card.id, card=card.card, tapped=where == "battlefield_tapped", sick=True,
-                                 timestamp=_next_timestamp(game, state))
-                update["battlefield"] = [*p.battlefield, perm]
+                printed = game.pool.get(card.card)
+                update["battlefield"] = [*p.battlefield, Permanent(
+                    id=card.id, card=card.card, sick=True, tapped=where == "battlefield_tapped",
+                    timestamp=_next_timestamp(game, state), counters=entering_counters(printed, 0),
+                    chosen=as_enters_choices(game, state, card.id or "", printed, owner))]
             p = p.model_copy(update=update)
         players.append(p)
     after = _update(state, players=players)
