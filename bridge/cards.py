@@ -498,6 +498,8 @@ class ResolveStep(_Strict):
                                               "target) is put onto the battlefield under its owner's control")
     return_card_to_hand: str | None = Field(None, description="a card in a graveyard is returned to its owner's hand")
     win_game: str | None = Field(None, description="this player wins the game: each opponent loses (CR 104.2a)")
+    skip_turns: int | None = Field(None, ge=1, description="the player (`who`) skips his or her next N turns "
+                                                          "(CR 614.10)")
     search: Quality | None = Field(None, description="search the library for a card with this quality (CR 701.18), "
                                                      "then shuffle")
     put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
@@ -528,7 +530,7 @@ class ResolveStep(_Strict):
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
-              "win_game", "return_to_battlefield", "return_card_to_hand")
+              "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -576,7 +578,7 @@ class ResolveStep(_Strict):
         amount = lambda v: "x" if v == "x" else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
-        if verb in ("draw", "discard", "gain_life", "lose_life"):
+        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
             return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.to or 'target'}))."

@@ -596,6 +596,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     delayed: list[tuple[str, str, str | None]] = []
     losers: set[str] = set()
     returned: list[tuple[str, str]] = []
+    skips: dict[str, int] = {}
     for r in results:
         args = r.arguments
         target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
@@ -655,6 +656,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
         elif r.name == "return_card":
             returned.append((target, args[1].name))  # type: ignore[arg-type]
+        elif r.name == "skip_turns":
+            skips[target] = skips.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "lose_game":
             losers.add(target)  # type: ignore[arg-type]
         elif r.name == "prevent_all_combat_damage":
@@ -706,6 +709,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = draw(state, player, n, game.pool)
     for player, n in discards.items():
         state = discard(state, player, n, game.pool)
+    if skips:
+        state = _update(state, players=[p.model_copy(update={"skip_turns": p.skip_turns + skips.get(p.name, 0)})
+                                        for p in state.players])
     for loser in sorted(losers):
         state = _update(lose(game.pool, state, loser))
     if extra_turns or extra_combats:
@@ -1065,11 +1071,18 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
         # CR 302.6: that player's permanents have been under his or her control since it began
         extra = list(state.extra_turns)
         regular = state.after_extra_turns or state.opponent(state.active)
-        if extra:
-            active, resume = extra.pop(0), regular
-        else:
-            active, resume = regular, None
-        players = [p.model_copy(update={"lands_played": 0}) for p in state.players]
+        skips = {p.name: p.skip_turns for p in state.players}
+        while True:
+            is_extra = bool(extra)
+            active = extra.pop(0) if is_extra else regular
+            if skips[active] == 0:
+                break
+            # CR 614.10, 614.10a: a skipped turn doesn't happen; the next one comes instead
+            skips[active] -= 1
+            if not is_extra:
+                regular = state.opponent(active)
+        resume = regular if is_extra else None
+        players = [p.model_copy(update={"lands_played": 0, "skip_turns": skips[p.name]}) for p in state.players]
         state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
                         extra_turns=extra, extra_combats=0, after_extra_turns=resume, combat_damage_prevented=False)
         state = update(state, {p.id: {"sick": False} for p in state.permanents()
