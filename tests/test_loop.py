@@ -75,3 +75,16 @@ def test_casting_a_card_not_in_hand_is_bad_input(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "'Lightning Bolt' is not in alice's hand" in result.output
     assert "Traceback" not in result.output
+
+
+def test_cli_play_a_person_plays_a_position_to_the_end(tmp_path: Path) -> None:
+    scenario = tmp_path / "finish.yaml"
+    scenario.write_text("title: t\ncite: ['104.3b']\nstate:\n  active: alice\n  step: main1\n  turn: 3\n  players:\n"
+                        "    - {name: alice, hand: [Lightning Bolt], battlefield: [Mountain], library: [Forest]}\n"
+                        "    - {name: bob, life: 3, library: [Island]}\n")
+    # options: 1. Bolt at alice, 2. Bolt at bob, 3. pass; then 1. pass while the Bolt waits
+    result = CliRunner().invoke(main, ["play", str(scenario), "--human", "alice", "--opponent", "first"],
+                                input="2\n1\n")
+    assert result.exit_code == 0, result.output
+    assert "2. cast Lightning Bolt targeting bob" in result.output
+    assert "winner: alice" in result.output
