@@ -472,7 +472,7 @@ class DelayedTrigger(_Strict):
 class ResolveStep(_Strict):
     """One thing a resolving spell or ability does (CR 608.2c), by one verb."""
 
-    deal_damage: int | Literal["x"] | None = None
+    deal_damage: int | Literal["x", "count"] | None = None
     destroy: str | None = None
     exile: str | None = None
     return_to_hand: str | None = None
@@ -483,10 +483,10 @@ class ResolveStep(_Strict):
     counter: str | None = None
     regenerate: str | None = None
     sacrifice: str | None = None
-    draw: int | Literal["x"] | None = None
+    draw: int | Literal["x", "count"] | None = None
     discard: int | None = None
-    gain_life: int | Literal["x"] | None = None
-    lose_life: int | Literal["x"] | None = None
+    gain_life: int | Literal["x", "count"] | None = None
+    lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
     put_counters: dict[str, int] | None = None
     create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N, "
@@ -522,6 +522,9 @@ class ResolveStep(_Strict):
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
     may: bool = Field(False, description='"you may": its controller chooses as it resolves (CR 603.5, 608.2d); '
                                          'done unless the player declined it (choose_order: declines)')
+    count: "Affects | None" = Field(None, description='an amount `count` (or a create_tokens count): the number '
+                                    'of permanents matching this as the step happens ("for each Forest you '
+                                    'control", "equal to the number of Mountains you control")')
     where: Quality | None = Field(None, description='only those of "each" with this quality ("each black creature")')
     whose: Literal["you", "opponent"] | None = Field(None, description='only those of "each" controlled by you or '
                                                                       'an opponent (players: themselves)')
@@ -557,6 +560,9 @@ class ResolveStep(_Strict):
         if self.may:
             out.append(f"step_may({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
+        if self.count is not None:
+            out.append(f"step_counts({key}, {index}).")
+            out += self.count.filter_facts("step_count", f"ct({key}, {index})")
         if self.whose is not None:
             out.append(f"step_whose({key}, {index}, {self.whose}).")
         return out
@@ -575,7 +581,7 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
             return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
-        amount = lambda v: "x" if v == "x" else str(v)  # noqa: E731
+        amount = lambda v: v if v in ("x", "count") else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
         if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns"):
@@ -584,8 +590,9 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.to or 'target'}))."
                     for k, n in sorted(value.items())]
         if verb == "create_tokens":
+            n = "count" if self.count is not None else int(value.get("count", 1))
             out = [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
-                   f"{int(value.get('count', 1))}, {self.who or 'you'}))."]
+                   f"{n}, {self.who or 'you'}))."]
             if value.get("blocking"):
                 out.append(f"step_tokens_block({key}, {index}, {value['blocking']}).")
             return out
@@ -949,6 +956,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(step.sacrifice_one.all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
+        if step.count is not None and step.count.quality is not None:
+            qualities.update(step.count.quality.all_terms())
     if effect is not None and not effect.is_empty():
         out.append(f"has_effect({key}).")
     return out
