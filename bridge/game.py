@@ -530,11 +530,7 @@ class Game:
             state, replaced = _deal_damage(self.state, model, self.pool)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
-            events += damage_events(model)
-            # CR 702.13a: life gained through lifelink, one event for each source (614.6: not
-            # when the gain was replaced)
-            events += sorted(f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
-                             for s in model if s.match("life_gained_from", 2) and s.arguments[0].string not in replaced)
+            events += damage_events(model) + lifelink_events(model, replaced)
             return triggers_on(self.pool, state, state, events)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
@@ -755,6 +751,18 @@ def damage_events(model: frozenset[clingo.Symbol]) -> list[str]:
             dealt_by[src] = dealt_by.get(src, 0) + n
     return [*(f"is_dealt_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_to.items())),
             *(f"deals_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_by.items()))]
+
+
+def lifelink_events(model: frozenset[clingo.Symbol], replaced: set[str]) -> list[str]:
+    """CR 702.13a, 118.4: life gained through lifelink, one event for each source, with the
+    amount (614.6: none when the gain was replaced)."""
+    dealt: dict[str, int] = {}
+    for s in model:
+        if s.match("damage_event", 3):
+            dealt[s.arguments[0].string] = dealt.get(s.arguments[0].string, 0) + s.arguments[2].number
+    return sorted(f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, "
+                  f"{dealt.get(s.arguments[1].string, 0)})"
+                  for s in model if s.match("life_gained_from", 2) and s.arguments[0].string not in replaced)
 
 
 def _tapping_triggers(game: Game, before: GameState, after: GameState) -> GameState:

@@ -368,7 +368,9 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
         event = s.arguments[4]
         about = event.arguments[1].string if event.match("blocks_creature", 2) else \
             event.arguments[0].string if event.match("to_graveyard", 1) or event.match("enters", 1) else None
-        items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
+        # "that much": the life gained, as the ability's X
+        x = event.arguments[2].number if event.match("gains_life", 3) else None
+        items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, x=x,
                                  controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event))))
     for s in sorted((s for s in model if s.match("triggered_amount", 5)), key=str):
         # "that much": the amount of the event, as the ability's X
@@ -699,11 +701,10 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     # CR 118.4, 614.1a: life gained (a gain may be replaced: then nothing triggers on it)
     gained = {name: n for name, n in life.items() if not name.startswith("shield:") and n > 0}
     state, replaced = gain_or_draw(game.pool, state, gained)
-    gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')})" for name in gained if name not in replaced]
-    gains += [f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
-              for s in model if s.match("life_gained_from", 2) and s.arguments[0].string not in lifelink_replaced]
-    from bridge.game import damage_events
-    gains += damage_events(model)
+    gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')}, {n})" for name, n in gained.items()
+             if name not in replaced]
+    from bridge.game import damage_events, lifelink_events
+    gains += damage_events(model) + lifelink_events(model, lifelink_replaced)
     state = triggers_on(game.pool, state, state, gains)
     for player, n in draws.items():
         state = draw(state, player, n, game.pool)
