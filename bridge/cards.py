@@ -45,7 +45,7 @@ SIMPLE_ABILITIES = frozenset({
     "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking", "provoke",
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
-    "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted",
+    "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted", "cant_lose_game",
     "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
     "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })
@@ -409,7 +409,8 @@ TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_permanent", "each_player", "each_opponent",
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
               "each_creature_you_control", "that_creature", "controller_of_that",
-              "controller_of_enchanted", "each_other_creature_sharing_a_color")
+              "controller_of_enchanted", "each_other_creature_sharing_a_color",
+              "active_player")
 
 
 class TargetSpec(_Strict):
@@ -603,7 +604,7 @@ class ResolveStep(_Strict):
 
 TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
+                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts")
 
@@ -615,18 +616,21 @@ class Condition(_Strict):
     life_at_least: int | None = Field(None, description="you have N or more life")
     hand_empty: bool | None = Field(None, description="you have no cards in hand")
     no_other_creatures: bool | None = Field(None, description="you control no creatures other than the source")
+    untapped: bool | None = Field(None, description="the source is untapped")
 
     @model_validator(mode="after")
     def _one(self) -> "Condition":
         given = [k for k, v in self.model_dump().items() if v is not None]
         if len(given) != 1:
-            raise ValueError(f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures); "
-                             f"this one has {given or 'none'}")
+            raise ValueError(f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures, "
+                             f"untapped); this one has {given or 'none'}")
         return self
 
     def term(self) -> str:
         if self.life_at_least is not None:
             return f"life_at_least({self.life_at_least})"
+        if self.untapped:
+            return "untapped"
         return "hand_empty" if self.hand_empty else "no_other_creatures"
 
 
@@ -636,7 +640,7 @@ class TriggeredAbility(_Strict):
 
     when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_end_step",
+                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")

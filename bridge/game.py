@@ -359,6 +359,11 @@ class Game:
             actions = [s.arguments[0] for s in model if s.match("sba", 2) and s.arguments[0] not in replaced]
             actions += [s.arguments[1] for s in model if s.match("sba_replaced", 2)]
             if not actions:
+                if any(p.drew_from_empty_library for p in state.players):
+                    # CR 704.5b: a draw from an empty library counts until this check (a player
+                    # who can't lose the game doesn't lose, and the attempt is spent)
+                    return state.model_copy(update={"players": [p.model_copy(update={"drew_from_empty_library": False})
+                                                                for p in state.players]})
                 self._known_steps = (state, model)
                 return state
             before = state

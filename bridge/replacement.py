@@ -25,8 +25,9 @@ GRAVEYARD = {"exile_opponents_graveyard_cards": "exile", "exile_your_graveyard_c
 SELF_GRAVEYARD = "shuffle_into_library_instead_of_graveyard"
 DRAW = "draws_return_from_graveyard"
 LOSING = "replaces_losing"
+CANT_LOSE = "cant_lose_game"
 LIFE_GAIN = "life_gain_draws_instead"
-_MAY_REPLACE = re.compile(r"\b(" + "|".join([*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING]) + r")\b")
+_MAY_REPLACE = re.compile(r"\b(" + "|".join([*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING, CANT_LOSE]) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def sources(pool: object, state: GameState) -> list[Source]:
     if not _may_have_one(pool, state):
         return []
     game = Game(state, pool)  # type: ignore[arg-type]
-    wanted = {*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING}
+    wanted = {*GRAVEYARD, SELF_GRAVEYARD, DRAW, LIFE_GAIN, LOSING, CANT_LOSE}
     found = []
     for oid, ch in sorted(game.all_characteristics().items()):
         for ability in ch.abilities:
@@ -151,7 +152,10 @@ def lose(pool: object, state: GameState, player: str) -> GameState:
     his or her own replaces the loss (Lich's Mirror, 614.1a; as 704.6 for state-based
     actions)."""
     from bridge.game import _restart
-    if pool is not None and any(s.keyword == LOSING and s.controller == player for s in sources(pool, state)):
+    found = sources(pool, state) if pool is not None else []
+    if any(s.keyword == CANT_LOSE and s.controller == player for s in found):
+        return state  # "you can't lose the game" (Platinum Angel)
+    if any(s.keyword == LOSING and s.controller == player for s in found):
         return _restart(state, player, pool)  # type: ignore[arg-type]
     return state.model_copy(update={"players": [p.model_copy(update={"lost": True}) if p.name == player else p
                                                 for p in state.players]})

@@ -1100,8 +1100,9 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     if not acted:
         remember_steps(state, model)
     state = _turn_based_actions(g, state, model)
-    if step in ("upkeep", "end"):
-        # CR 503.1, 513.1: "at the beginning of the upkeep / end step" abilities trigger
+    if step in ("upkeep", "draw", "end"):
+        # CR 503.1, 504.2, 513.1: "at the beginning of the upkeep / draw / end step" abilities
+        # trigger (in the draw step after the draw)
         state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
         acted = acted or bool(state.pending_triggers)
     moment = {"end_of_combat": "end_of_combat", "end": "next_end_step"}.get(step)
