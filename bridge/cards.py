@@ -410,7 +410,7 @@ REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_perm
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
               "each_creature_you_control", "that_creature", "controller_of_that",
               "controller_of_enchanted", "each_other_creature_sharing_a_color",
-              "active_player")
+              "active_player", "that_player")
 
 
 class TargetSpec(_Strict):
@@ -606,7 +606,8 @@ TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks",
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
-                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts")
+                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
+                  "an_opponent_draws")
 
 
 class Condition(_Strict):
@@ -642,7 +643,8 @@ class TriggeredAbility(_Strict):
                   "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
-                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts"]
+                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
+                  "an_opponent_draws"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
                                                     "with this quality")

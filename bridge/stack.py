@@ -367,7 +367,8 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
         event = s.arguments[4]
         about = event.arguments[1].string if event.match("blocks_creature", 2) else \
-            event.arguments[0].string if event.match("to_graveyard", 1) or event.match("enters", 1) else None
+            event.arguments[0].string if event.match("to_graveyard", 1) or event.match("enters", 1) \
+            or event.match("draws", 2) else None
         # "that much": the life gained, as the ability's X
         x = event.arguments[2].number if event.match("gains_life", 3) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, x=x,
@@ -924,14 +925,21 @@ def draw(state: GameState, player: str, n: int, pool: object = None) -> GameStat
             state = return_instead_of_draw(state, player, pool)
         return state
     players = []
+    drawn = 0
     for p in state.players:
         if p.name == player:
             take = p.library[:n]
+            drawn = len(take)
             empty = len(p.library) < n
             p = p.model_copy(update={"library": p.library[n:], "hand": [*p.hand, *take],
                                      "drew_from_empty_library": p.drew_from_empty_library or empty})
         players.append(p)
-    return _update(state, players=players)
+    state = _update(state, players=players)
+    if pool is None or not drawn or not any(t.when == "an_opponent_draws" for p in state.permanents()
+                                             for t in pool.get(p.card).triggered):  # type: ignore[attr-defined]
+        return state
+    # CR 120.1, 603.2c: each card drawn is an event ("whenever an opponent draws a card")
+    return triggers_on(pool, state, state, [f"draws({asp_string(player)}, {k})" for k in range(1, drawn + 1)])
 
 
 def discard(state: GameState, player: str, n: int, pool: object = None) -> GameState:
