@@ -53,6 +53,7 @@ SIMPLE_ABILITIES = frozenset({
 QUALITY_ABILITIES = frozenset({
     "landwalk", "protection", "bands_with_other", "cant_be_blocked_by", "can_block_only",
     "cant_attack_unless_defender_controls", "enchant", "reduces_cost_of", "prevent_one_to_your",
+    "enters_tapped_unless_you_control",
 })
 # Abilities with a number parameter.
 NUMBER_ABILITIES = frozenset({

@@ -346,7 +346,7 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
 # ---------------------------------------------------------------------- triggered abilities
 # the facts that could make an ability trigger (or a permanent enter tapped): without them
 # the question needs no grounding
-_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|provoke|enters_tapped|permanents_enter_tapped)\b")
+_MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|provoke|enters_tapped|permanents_enter_tapped|enters_tapped_unless_you_control)\b")
 
 
 def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
