@@ -42,7 +42,7 @@ SIMPLE_ABILITIES = frozenset({
     "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
     "can_block_any_number",
     "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
-    "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking", "provoke",
+    "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking", "provoke", "cant_be_countered",
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
     "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted", "cant_lose_game",
@@ -96,6 +96,7 @@ class Quality(_Strict):
     not_subtype: str | None = None
     not_color: str | None = None
     ability: str | None = None
+    not_ability: str | None = Field(None, description='without this ability ("without flying")')
     name: str | None = None
     everything: bool | None = None
     multicolored: bool | None = None
@@ -138,7 +139,7 @@ class Quality(_Strict):
         """The ASP terms of each part."""
         terms = []
         for key in ("color", "type", "subtype", "supertype", "not_supertype", "not_type", "not_subtype",
-                    "not_color", "ability"):
+                    "not_color", "ability", "not_ability"):
             value = getattr(self, key)
             if value is not None:
                 terms.append(f"{key}({_const(value)})")
@@ -425,6 +426,8 @@ class TargetSpec(_Strict):
     controller: Literal["you", "opponent"] | None = None
     attacking: bool | None = None
     blocking: bool | None = None
+    attacking_or_blocking: bool | None = Field(None, description='"target attacking or blocking creature"')
+    tapped: bool | None = Field(None, description='"target tapped creature"')
     up_to: bool = Field(False, description='"up to N targets": this target may be left out (only the last ones)')
     same_word: bool = Field(False, description='shares the word "target" with the previous target ("two target '
                                                'lands"): a different object or player (CR 601.2c, 113.3)')
@@ -439,9 +442,9 @@ class TargetSpec(_Strict):
             if word == "opponent":
                 return {"kind": "player", "controller": "opponent"}
             return {"kind": "permanent", "quality": word}
-        if isinstance(value, dict) and "quality" not in value and (set(value) - {"kind", "controller", "attacking",
-                                                                              "blocking", "up_to", "same_word"}):
-            flags = ("controller", "attacking", "blocking", "up_to", "same_word")
+        if isinstance(value, dict) and "quality" not in value and (set(value) - {
+                "kind", "controller", "attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word"}):
+            flags = ("controller", "attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word")
             rest = {k: v for k, v in value.items() if k not in (*flags, "spell", "kind")}
             out = {k: v for k, v in value.items() if k in flags}
             if value.get("spell"):
@@ -457,7 +460,7 @@ class TargetSpec(_Strict):
             out += [f"target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"target_controller({key}, {index}, {self.controller}).")
-        for flag in ("attacking", "blocking", "up_to", "same_word"):
+        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word"):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out
