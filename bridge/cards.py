@@ -413,7 +413,7 @@ REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_perm
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
               "each_creature_you_control", "that_creature", "controller_of_that",
               "controller_of_enchanted", "each_other_creature_sharing_a_color",
-              "active_player", "that_player")
+              "active_player", "that_player", "each_attacking_creature")
 
 
 class TargetSpec(_Strict):
@@ -612,7 +612,7 @@ TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
-                  "an_opponent_draws")
+                  "an_opponent_draws", "becomes_blocked_by_a_creature")
 
 
 class Condition(_Strict):
@@ -649,7 +649,7 @@ class TriggeredAbility(_Strict):
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
-                  "an_opponent_draws"]
+                  "an_opponent_draws", "becomes_blocked_by_a_creature"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
                                                     "with this quality")

@@ -366,9 +366,7 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
     owners = {str(s.arguments[0]): s.arguments[1].string for s in model if s.match("about_controller", 2)}
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
         event = s.arguments[4]
-        about = event.arguments[1].string if event.match("blocks_creature", 2) else \
-            event.arguments[0].string if event.match("to_graveyard", 1) or event.match("enters", 1) \
-            or event.match("draws", 2) else None
+        about = _about(event, s.arguments[0].string)
         # "that much": the life gained, as the ability's X
         x = event.arguments[2].number if event.match("gains_life", 3) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, x=x,
@@ -381,6 +379,18 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
         items.append(StackObject(source=s.arguments[0].string, keyword=str(s.arguments[1]),
                                  about=s.arguments[2].string, controller=s.arguments[3].string))
     return items, {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
+
+
+def _about(event: clingo.Symbol, source: str) -> str | None:
+    """What an ability that triggered once for each event is about ("that creature", "that
+    player"): the object of the event; for a blocking event, the other creature of the pair (the
+    blocker's ability is about the creature it blocks, the attacker's about its blocker)."""
+    if event.match("blocks_creature", 2):
+        blocker, attacker = event.arguments[0].string, event.arguments[1].string
+        return attacker if source == blocker else blocker
+    if event.match("to_graveyard", 1) or event.match("enters", 1) or event.match("draws", 2):
+        return event.arguments[0].string
+    return None
 
 
 def triggers_on(pool: object, before: GameState, after: GameState, events: list[str]) -> GameState:
