@@ -526,6 +526,8 @@ class ResolveStep(_Strict):
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
+    unless_kicked: bool = Field(False, description="only if the spell wasn't kicked: with an `if_kicked` step, "
+                                                   "\"if kicked, ... instead\" (a self-replacement effect, CR 614.14)")
     may: bool = Field(False, description='"you may": its controller chooses as it resolves (CR 603.5, 608.2d); '
                                          'done unless the player declined it (choose_order: declines)')
     count: "Affects | None" = Field(None, description='an amount `count` (or a create_tokens count): the number '
@@ -563,6 +565,8 @@ class ResolveStep(_Strict):
         out = self._facts(key, index)
         if self.if_kicked:
             out.append(f"step_if_kicked({key}, {index}).")
+        if self.unless_kicked:
+            out.append(f"step_unless_kicked({key}, {index}).")
         if self.may:
             out.append(f"step_may({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
