@@ -46,7 +46,7 @@ SIMPLE_ABILITIES = frozenset({
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
     "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted", "cant_lose_game",
-    "prevent_one_to_you_from_opponents",
+    "prevent_one_to_you_from_opponents", "doesnt_untap",
     "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
     "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })
@@ -413,7 +413,8 @@ REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_perm
               "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
               "each_creature_you_control", "that_creature", "controller_of_that",
               "controller_of_enchanted", "each_other_creature_sharing_a_color",
-              "active_player", "that_player", "each_attacking_creature")
+              "active_player", "that_player", "each_attacking_creature",
+              "each_creature_target_controls")
 
 
 class TargetSpec(_Strict):
@@ -486,6 +487,7 @@ class ResolveStep(_Strict):
     put_on_bottom: str | None = None
     tap: str | None = None
     untap: str | None = None
+    freeze: str | None = Field(None, description="it doesn't untap during its controller's next untap step")
     counter: str | None = None
     regenerate: str | None = None
     sacrifice: str | None = None
@@ -538,6 +540,7 @@ class ResolveStep(_Strict):
                                                                       'an opponent (players: themselves)')
 
     _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
+              "freeze",
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",

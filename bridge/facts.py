@@ -163,6 +163,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             if perm.prevention_shield:
                 out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
+            if perm.frozen:
+                out.append(f"frozen({o}).")
             for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first",
                          "blocked", "removed_from_combat", "attacked_this_turn"):
                 if getattr(perm, flag):

@@ -90,6 +90,7 @@ class Permanent(_Model):
     deathtouch_damage: bool = Field(False, description="dealt damage by a source with deathtouch since "
                                                        "state-based actions were last checked (CR 704.5h)")
     regeneration_shields: int = Field(0, ge=0, description="regeneration shields on it (CR 701.11)")
+    frozen: bool = Field(False, description="it doesn't untap during its controller's next untap step")
     must_block: list[str] = Field(default_factory=list, description="attacking creatures it blocks this turn if "
                                                                   "able (provoke, CR 702.36a)")
     prevention_shield: int = Field(0, ge=0, description="the next N damage dealt to it this turn is prevented "

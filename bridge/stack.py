@@ -664,6 +664,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             extra_turns.insert(0, target)  # type: ignore[arg-type]
         elif r.name == "additional_combat":
             extra_combats += 1
+        elif r.name == "freeze":
+            changes.setdefault(target, {})["frozen"] = True  # type: ignore[index]
         elif r.name == "provoked":
             perm = state.permanent(target)  # type: ignore[arg-type]
             changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
@@ -1168,6 +1170,8 @@ def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.
         target = action.arguments[0].string
         if action.name == "untap":
             changes.setdefault(target, {})["tapped"] = False
+        elif action.name == "thaw":
+            changes.setdefault(target, {})["frozen"] = False
         elif action.name in ("phase_out", "phase_out_indirectly"):
             changes.setdefault(target, {}).update(phased_out=True,
                                                   phased_out_indirectly=action.name == "phase_out_indirectly")
