@@ -122,9 +122,9 @@ def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> G
     players = [p.model_copy(update={"hand": [c for c in p.hand if c.id != item.id],
                                     "graveyard": [c for c in p.graveyard if c.id != item.id]}) for p in state.players]
     state = _update(state, players=players, stack=[item, *state.stack], priority=item.controller, passed=[])
-    # CR 601.2h: abilities that trigger on the spell being cast
+    # CR 601.2h: abilities that trigger on the spell being cast, or on becoming its target
     state = triggers_on(game.pool, state, state, [f"casts({asp_string(item.controller or state.active)}, "
-                                                  f"{asp_string(item.id or '')})"])
+                                                  f"{asp_string(item.id or '')})", *_targeted_events(item)])
     return _give_priority(game, state, item.controller or state.active) if state.pending_triggers else state
 
 
@@ -182,6 +182,8 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
         state = _move_permanents(state, {action.source: "graveyard"}, game.pool)
     used = [*state.activated_this_turn, f"{action.source}/{item.ability}"]
     state = _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
+    if "becomes_the_target" in game.position.facts:
+        state = triggers_on(game.pool, state, state, _targeted_events(item))
     if state.pending_triggers or ability.pay_life:
         return _give_priority(game, state, item.controller or state.active)
     return state
@@ -489,7 +491,15 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
             if wanted is not None and len(wanted) == len(slots) and all(t in s for t, s in zip(wanted, slots)):
                 targets = list(wanted)
         state = _update(state, stack=[item.model_copy(update={"targets": targets}), *state.stack])
+        if targets and "becomes_the_target" in game.position.facts:
+            state = triggers_on(game.pool, state, state, _targeted_events(item.model_copy(update={"targets": targets})))
     return state
+
+
+def _targeted_events(item: StackObject) -> list[str]:
+    """CR 603.2: each object a spell or ability targets "becomes the target" of it as it is put
+    on the stack (601.2c, 602.2b, 603.3d)."""
+    return [f"becomes_target({asp_string(t)})" for t in dict.fromkeys(item.targets)]
 
 
 def _trigger_card(game: "Game", state: GameState, item: StackObject) -> object:
