@@ -219,6 +219,21 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback
 
 def _activate_options(game: Game, player: str, source: str, number: int) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
+    ability = game.position.card(source).activated[number - 1]
+    if ability.sacrifice_cost is not None:
+        # CR 602.2b, 601.2g: each permanent the player could sacrifice for the cost
+        out: list[Action] = []
+        for perm in game.state.permanents():
+            if perm.id and game.state.controller_of(perm) == player:
+                with_cost = probe.model_copy(update={"sacrifice": [perm.id]})
+                item = stack.activate_object(game, with_cost)
+                if not _spec_targets(game, item):
+                    if game.check(with_cost).legal:
+                        out.append(with_cost)
+                    continue
+                out += [with_cost.model_copy(update={"targets": t}) for t in _choices(game, item, "activating")
+                        if game.check(with_cost.model_copy(update={"targets": t})).legal]
+        return out
     item = stack.activate_object(game, probe)
     return [Activate(source=source, ability=number, by=player, targets=t) for t in _choices(game, item, "activating")]
 

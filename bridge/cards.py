@@ -694,6 +694,8 @@ class ActivatedAbility(_Strict):
     cost: str = Field("", pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="mana cost of activation")
     tap: bool = Field(False, description="{T} is part of the cost (CR 302.6 for creatures)")
     sacrifice_self: bool = False
+    sacrifice_cost: Quality | None = Field(None, description='"Sacrifice a <quality>" in the cost (the activation '
+                                                             'names it: `sacrifice: [id]`)')
     pay_life: int = Field(0, ge=0)
     discard_cost: int = Field(0, ge=0, description="discard this many cards as a cost (the last ones by default)")
     loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
@@ -928,6 +930,9 @@ class Card(_Strict):
                     out.append(f"ability_{flag}({key}).")
             if ability.pay_life:
                 out.append(f"ability_pay_life({key}, {ability.pay_life}).")
+            if ability.sacrifice_cost is not None:
+                out.append(f"sacrifice_cost({key}, {ability.sacrifice_cost.term()}).")
+                qualities.update(ability.sacrifice_cost.all_terms())
             if ability.discard_cost:
                 out.append(f"ability_discard({key}, {ability.discard_cost}).")
             if ability.loyalty is not None:

@@ -580,9 +580,10 @@ class Activate(_Model):
     by: str | None = None
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0)
+    sacrifice: list[str] = Field(default_factory=list, description="permanents sacrificed to pay its cost")
     pay: list[str] | None = None
 
-    @field_validator("targets", "pay", mode="before")
+    @field_validator("targets", "pay", "sacrifice", mode="before")
     @classmethod
     def _list(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value

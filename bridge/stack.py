@@ -149,7 +149,10 @@ def check_activate(game: "Game", action: Activate) -> tuple[Verdict, frozenset[c
     if action.mana:
         return _check_mana_ability(game, action)
     item = activate_object(game, action)
-    return _judge(game, item, "activating", action.pay)
+    for s in action.sacrifice:
+        game._require_permanent_at(s, "activate.sacrifice")
+    extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    return _judge(game, item, "activating", action.pay, extra)
 
 
 def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbol]) -> GameState:
@@ -180,6 +183,8 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
         state = discard(state, item.controller or state.active, ability.discard_cost, game.pool)
     if ability.sacrifice_self:
         state = _move_permanents(state, {action.source: "graveyard"}, game.pool)
+    if action.sacrifice:
+        state = _move_permanents(state, {s: "graveyard" for s in action.sacrifice}, game.pool)
     used = [*state.activated_this_turn, f"{action.source}/{item.ability}"]
     state = _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
     if "becomes_the_target" in game.position.facts:
