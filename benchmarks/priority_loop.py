@@ -34,11 +34,8 @@ Run by hand:  .venv/bin/python benchmarks/priority_loop.py [--repeats 10] [--pha
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable
@@ -50,6 +47,7 @@ from bridge.agents import RandomAgent, decisions, play  # noqa: E402
 from bridge.game import Game  # noqa: E402
 from bridge.models import Advance, Cast, GameState, Pass  # noqa: E402
 from bridge.solver import STATS  # noqa: E402
+from benchmarks.peer_call import run_peer  # noqa: E402
 
 LIBRARY = ["Mountain", "Forest", "Grizzly Bears", "Lightning Bolt", "Giant Growth", "Island", "Mountain", "Forest"]
 
@@ -107,18 +105,7 @@ def phase_results(python: Path, repeats: int) -> dict:
     """phase.rs's numbers on the same board, from its own environment (``phase_loop_peer.py``)."""
     if not python.exists():
         return {"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"}
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(board_dict(), f)
-    try:
-        run = subprocess.run([str(python), str(ROOT / "benchmarks" / "phase_loop_peer.py"), "--board", f.name,
-                              "--repeats", str(repeats)], capture_output=True, text=True)
-    except OSError as exc:
-        return {"reason": f"could not run {python}: {exc}"}
-    finally:
-        Path(f.name).unlink()
-    if run.returncode != 0:
-        return {"reason": f"phase_loop_peer.py failed: {run.stderr.strip()[-500:]}"}
-    return json.loads(run.stdout)
+    return run_peer(python, "phase_loop_peer.py", "--board", board_dict(), ["--repeats", str(repeats)])
 
 
 def _phase_cell(peer: dict, key: str, field: str = "ms", width: int = 11) -> str:

@@ -30,14 +30,12 @@ Run by hand:  .venv/bin/python benchmarks/selfplay.py [--games 4] [--seed 1]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shlex
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -50,6 +48,7 @@ import clingo  # noqa: E402
 import bridge.selfplay as selfplay  # noqa: E402
 from bridge.paths import rules_dir  # noqa: E402
 from bridge.solver import STATS, module_statements  # noqa: E402
+from benchmarks.peer_call import run_peer  # noqa: E402
 
 SEATS = ("alice", "bob")          # mtgasp's player names; phase's seats 0 and 1
 ENDINGS = ("life", "empty library", "unfinished")
@@ -103,18 +102,7 @@ def phase_games(python: Path, decks, games: int, seed: int, max_actions: int) ->
         return {"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"}
     spec = {"decks": [decks[0].card_list(), decks[1].card_list()], "games": games, "seed": seed,
             "max_actions": max_actions, "pass_rate": 0.25}
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(spec, f)
-    try:
-        run = subprocess.run([str(python), str(ROOT / "benchmarks" / "phase_selfplay_peer.py"), "--spec", f.name],
-                             capture_output=True, text=True)
-    except OSError as exc:
-        return {"reason": f"could not run {python}: {exc}"}
-    finally:
-        Path(f.name).unlink()
-    if run.returncode != 0:
-        return {"reason": f"phase_selfplay_peer.py failed: {run.stderr.strip()[-500:]}"}
-    return json.loads(run.stdout)
+    return run_peer(python, "phase_selfplay_peer.py", "--spec", spec)
 
 
 def machine() -> str:
