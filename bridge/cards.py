@@ -337,6 +337,9 @@ class _EffectParts(_Strict):
     set_pt_to_mana_value: bool = Field(False, description="power and toughness each become the object's "
                                                           "converted mana cost (layer 7b)")
     modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
+    for_each: "Affects | None" = Field(None, description="modify_pt for each permanent matching this (\"+1/+1 for "
+                                       "each Plains you control\"; `you`: the effect's controller; `other`: not the "
+                                       "affected object); static abilities only")
     switch_pt: bool = Field(False, description="power and toughness switched (layer 7e)")
     # rules effects on players (CR 613.10, 402.2)
     set_max_hand_size: int | Literal["none"] | None = Field(
@@ -375,8 +378,16 @@ class _EffectParts(_Strict):
             what.append(f"set_pt({self.set_pt[0]}, {self.set_pt[1]})")
         if self.set_pt_to_mana_value:
             what.append("set_pt_to_mana_value")
-        if self.modify_pt is not None:
+        if self.modify_pt is not None and self.for_each is None:
             what.append(f"modify_pt({self.modify_pt[0]}, {self.modify_pt[1]})")
+        if self.modify_pt is not None and self.for_each is not None:
+            what.append(f"modify_pt_each({self.modify_pt[0]}, {self.modify_pt[1]})")
+            for part in self.for_each.quality.parts() if self.for_each.quality else []:
+                what.append(f"each_filter({part})")
+            if self.for_each.controller:
+                what.append(f"each_controller({self.for_each.controller})")
+            if self.for_each.other:
+                what.append("each_other")
         if self.switch_pt:
             what.append("switch_pt")
         if self.set_max_hand_size is not None:
@@ -384,6 +395,10 @@ class _EffectParts(_Strict):
         if self.modify_max_hand_size is not None:
             what.append(f"modify_max_hand_size({self.modify_max_hand_size})")
         return [f"does({key}, {w})." for w in what]
+
+    def qualities(self) -> list[str]:
+        """The quality terms its "for each" filter uses."""
+        return self.for_each.quality.all_terms() if self.for_each and self.for_each.quality else []
 
     def abilities(self) -> list[Ability]:
         """Every ability the effect mentions."""
@@ -880,6 +895,7 @@ class Card(_Strict):
                 if affects.other:
                     out.append(f"static_other({c}, {index}).")
             out += ability.effect_facts(f"sk({c}, {index})")
+            qualities.update(ability.qualities())
             for a in ability.abilities():
                 _collect_qualities(a, qualities)
         if self.effect is not None:

@@ -73,6 +73,7 @@ def explain(game: "object", object_id: str) -> Explanation:
     sources: dict[clingo.Symbol, str] = {}
     pts: dict[str, tuple[int, int]] = {}
     layer7: dict[clingo.Symbol, list[clingo.Symbol]] = {}
+    each: dict[clingo.Symbol, int] = {}
     for sym in model:
         args = sym.arguments
         if sym.name == "explain_value":
@@ -92,6 +93,8 @@ def explain(game: "object", object_id: str) -> Explanation:
             pts[args[0].string] = (args[1].number, args[2].number)
         elif sym.name == "explain_layer7":
             layer7.setdefault(args[0], []).append(args[1])
+        elif sym.name == "explain_each":
+            each[args[0]] = args[1].number
 
     def name(effect: clingo.Symbol) -> str:
         if effect.name == "s":
@@ -121,10 +124,14 @@ def explain(game: "object", object_id: str) -> Explanation:
                           removed={k: v for k, v in removed.items() if v}, added={k: v for k, v in added.items() if v},
                           waited_for=tuple(name(w) for w in waits.get(effect, [])),
                           awaited_by=tuple(f"{name(w)} (timestamp {times.get(w)})" for w in awaited.get(effect, []))))
-    sublayer = {"set_pt": "7b", "set_pt_to_mana_value": "7b", "modify_pt": "7c", "switch_pt": "7e"}
+    sublayer = {"set_pt": "7b", "set_pt_to_mana_value": "7b", "modify_pt": "7c", "modify_pt_each": "7c",
+                "switch_pt": "7e"}
     for effect, parts in sorted(layer7.items(), key=lambda kv: (times.get(kv[0], 0), str(kv[0]))):
         for part in parts:
             words = str(part).replace("_", " ")
+            if part.match("modify_pt_each", 2):
+                p, t = (a.number for a in part.arguments)
+                words = f"{p:+d}/{t:+d} for each of {each.get(effect, 0)}"
             steps.append(Step(layer=sublayer.get(part.name, "7"), effect=name(effect), timestamp=times.get(effect),
                               added={"power_toughness": (words,)}))
     steps.sort(key=lambda s: (s.layer if len(s.layer) > 1 else s.layer + " ", ))
