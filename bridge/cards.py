@@ -46,7 +46,7 @@ SIMPLE_ABILITIES = frozenset({
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
     "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted", "cant_lose_game",
-    "prevent_one_to_you_from_opponents", "doesnt_untap",
+    "prevent_one_to_you_from_opponents", "doesnt_untap", "cant_activate",
     "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
     "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })
