@@ -535,6 +535,8 @@ class ResolveStep(_Strict):
                                                             "quality of his or her choice (CR 701.17)")
     additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
                                                              "this main phase (CR 500.8)")
+    prevent_all_damage_to: str | None = Field(None, description="prevent all damage that would be dealt this turn "
+                                              "to this player and creatures he or she controls")
     prevent_all_combat_damage: bool | None = Field(None, description="prevent all combat damage that would be "
                                                                      "dealt this turn (CR 615)")
     delayed: DelayedTrigger | None = Field(None, description="create a delayed triggered ability (CR 603.7)")
@@ -559,7 +561,7 @@ class ResolveStep(_Strict):
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
-              "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns")
+              "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":

@@ -117,6 +117,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out.append(f"prevention_shield({p}, {player.prevention_shield}).")
         out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
         out += [f"declines({p}, {asp_string(src)})." for src in player.declines]
+        if player.damage_prevented:
+            out.append(f"damage_prevented_for({p}).")
         out += [f"lands_played({p}, {player.lands_played}).", f"hand_size({p}, {len(player.hand)})."]
         for zone in ("hand", "graveyard", "exile"):
             for obj in getattr(player, zone):

@@ -141,6 +141,8 @@ class Player(_Model):
     drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")
     lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
     skip_turns: int = Field(0, ge=0, description="the player skips his or her next N turns (CR 614.10, 614.10a)")
+    damage_prevented: bool = Field(False, description="all damage that would be dealt this turn to the player and "
+                                                      "creatures he or she controls is prevented (Safe Passage, CR 615)")
     replacement_order: list[str] = Field(default_factory=list, description="the player's choice of order among "
                                          "replacement and prevention effects on an event that affects him or her "
                                          "or a permanent he or she controls: these sources first, in this order "
