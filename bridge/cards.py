@@ -508,6 +508,9 @@ class ResolveStep(_Strict):
     sacrifice: str | None = None
     draw: int | Literal["x", "count"] | None = None
     discard: int | None = None
+    discard_at_random: int | Literal["x"] | None = Field(None, description="the player (`who`) discards N cards at "
+                                                         "random (a fixed pseudo-random choice drawn from the "
+                                                         "position, so logs replay)")
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
@@ -561,7 +564,8 @@ class ResolveStep(_Strict):
               "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
-              "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to")
+              "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
+              "discard_at_random")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -614,7 +618,7 @@ class ResolveStep(_Strict):
         amount = lambda v: v if v in ("x", "count") else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
-        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns"):
+        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
             return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.to or 'target'}))."

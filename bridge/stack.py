@@ -613,6 +613,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     tokens: list[tuple[str, str, int]] = []
     countered: list[str] = []
     discards: dict[str, int] = {}
+    random_discards: dict[str, int] = {}
     extra_turns: list[str] = []
     extra_combats = 0
     blocked: str | None = None
@@ -675,6 +676,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             effects.append(args[1].string)  # type: ignore[arg-type]
         elif r.name == "discard":
             discards[target] = discards.get(target, 0) + args[1].number  # type: ignore[index]
+        elif r.name == "discard_at_random":
+            random_discards[target] = random_discards.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "extra_turn":
             extra_turns.insert(0, target)  # type: ignore[arg-type]
         elif r.name == "additional_combat":
@@ -741,6 +744,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = draw(state, player, n, game.pool)
     for player, n in discards.items():
         state = discard(state, player, n, game.pool)
+    for player, n in random_discards.items():
+        state = discard(_shuffled_hand(state, player), player, n, game.pool)
     if skips:
         state = _update(state, players=[p.model_copy(update={"skip_turns": p.skip_turns + skips.get(p.name, 0)})
                                         for p in state.players])
@@ -905,6 +910,16 @@ def shuffle(state: GameState, player: str) -> GameState:
             p = p.model_copy(update={"library": library})
         players.append(p)
     return _update(state, players=players)
+
+
+def _shuffled_hand(state: GameState, player: str) -> GameState:
+    """CR 701.7b: the hand in a random order (a fixed pseudo-random one drawn from the
+    position, so that a game log replays), so that the cards listed last are a random choice."""
+    import random
+    hand = list(state.player(player).hand)
+    random.Random(f"{state.turn}/{state.step}/{player}/hand/" + ",".join(c.id or "" for c in hand)).shuffle(hand)
+    return state.model_copy(update={"players": [p.model_copy(update={"hand": hand}) if p.name == player else p
+                                                for p in state.players]})
 
 
 def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
