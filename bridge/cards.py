@@ -640,7 +640,8 @@ TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks",
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
-                  "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target")
+                  "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
+                  "deals_damage_to_an_opponent")
 
 
 class Condition(_Strict):
@@ -677,7 +678,8 @@ class TriggeredAbility(_Strict):
                   "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
-                  "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target"]
+                  "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
+                  "deals_damage_to_an_opponent"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
                                                     "with this quality")

@@ -535,7 +535,7 @@ class Game:
             state, replaced = _deal_damage(self.state, model, self.pool)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
-            events += damage_events(model) + lifelink_events(model, replaced)
+            events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
             return triggers_on(self.pool, state, state, events)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
@@ -744,7 +744,7 @@ class LegalBlocks(_LegalDeclarations):
 
 
 # ---------------------------------------------------------------------- state updates
-def damage_events(model: frozenset[clingo.Symbol]) -> list[str]:
+def damage_events(model: frozenset[clingo.Symbol], players: "frozenset[str] | set[str]" = frozenset()) -> list[str]:
     """CR 119.2, 603.2: the damage dealt, as trigger events: each permanent or player dealt
     damage (the total), each source that dealt damage (the total), with the amounts."""
     dealt_to: dict[str, int] = {}
@@ -754,8 +754,10 @@ def damage_events(model: frozenset[clingo.Symbol]) -> list[str]:
             src, to, n = s.arguments[0].string, s.arguments[1].string, s.arguments[2].number
             dealt_to[to] = dealt_to.get(to, 0) + n
             dealt_by[src] = dealt_by.get(src, 0) + n
+    to_players = sorted(f"deals_damage_to({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
+                        for s in model if s.match("damage_event", 3) and s.arguments[1].string in players)
     return [*(f"is_dealt_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_to.items())),
-            *(f"deals_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_by.items()))]
+            *(f"deals_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_by.items())), *to_players]
 
 
 def lifelink_events(model: frozenset[clingo.Symbol], replaced: set[str]) -> list[str]:

@@ -397,6 +397,8 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
         return attacker if source == blocker else blocker
     if event.match("to_graveyard", 1) or event.match("enters", 1) or event.match("draws", 2):
         return event.arguments[0].string
+    if event.match("deals_damage_to", 2):
+        return event.arguments[1].string
     return None
 
 
@@ -738,7 +740,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')}, {n})" for name, n in gained.items()
              if name not in replaced]
     from bridge.game import damage_events, lifelink_events
-    gains += damage_events(model) + lifelink_events(model, lifelink_replaced)
+    gains += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, lifelink_replaced)
     state = triggers_on(game.pool, state, state, gains)
     for player, n in draws.items():
         state = draw(state, player, n, game.pool)
