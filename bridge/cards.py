@@ -92,7 +92,8 @@ class Quality(_Strict):
     subtype: str | None = None
     supertype: str | None = None
     not_supertype: str | None = None
-    not_type: str | None = None
+    not_type: str | list[str] | None = Field(None, description='a card type it lacks, or a list of them '
+                                             '("noncreature, nonland")')
     not_subtype: str | None = None
     not_color: str | None = None
     ability: str | None = None
@@ -141,8 +142,8 @@ class Quality(_Strict):
         for key in ("color", "type", "subtype", "supertype", "not_supertype", "not_type", "not_subtype",
                     "not_color", "ability", "not_ability"):
             value = getattr(self, key)
-            if value is not None:
-                terms.append(f"{key}({_const(value)})")
+            for one in ([value] if isinstance(value, str) else value or []):
+                terms.append(f"{key}({_const(one)})")
         if self.name is not None:
             terms.append(f"name({_asp_string(self.name)})")
         for flag in ("everything", "multicolored", "colorless", "player"):
@@ -508,6 +509,9 @@ class ResolveStep(_Strict):
     sacrifice: str | None = None
     draw: int | Literal["x", "count"] | None = None
     discard: int | None = None
+    discard_chosen: Quality | None = Field(None, description="the player (`who`) reveals his or her hand and "
+                                           "discards a card with this quality that the spell's controller "
+                                           "chooses (the bridge's default: the smallest id)")
     discard_at_random: int | Literal["x"] | None = Field(None, description="the player (`who`) discards N cards at "
                                                          "random (a fixed pseudo-random choice drawn from the "
                                                          "position, so logs replay)")
@@ -565,7 +569,7 @@ class ResolveStep(_Strict):
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
-              "discard_at_random")
+              "discard_at_random", "discard_chosen")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -615,6 +619,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
             return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
+        if verb == "discard_chosen":
+            return [f"step_does({key}, {index}, discard_chosen({value.term()}, {self.who or 'target'}))."]
         amount = lambda v: v if v in ("x", "count") else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
@@ -1001,6 +1007,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(step.search.all_terms())
         if step.sacrifice_one is not None:
             qualities.update(step.sacrifice_one.all_terms())
+        if step.discard_chosen is not None:
+            qualities.update(step.discard_chosen.all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
         if step.count is not None and step.count.quality is not None:

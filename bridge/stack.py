@@ -616,6 +616,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     countered: list[str] = []
     discards: dict[str, int] = {}
     random_discards: dict[str, int] = {}
+    chosen_discards: list[str] = []
     extra_turns: list[str] = []
     extra_combats = 0
     blocked: str | None = None
@@ -678,6 +679,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             effects.append(args[1].string)  # type: ignore[arg-type]
         elif r.name == "discard":
             discards[target] = discards.get(target, 0) + args[1].number  # type: ignore[index]
+        elif r.name == "discard_card":
+            chosen_discards.append(target)  # type: ignore[arg-type]
         elif r.name == "discard_at_random":
             random_discards[target] = random_discards.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "extra_turn":
@@ -746,6 +749,13 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = draw(state, player, n, game.pool)
     for player, n in discards.items():
         state = discard(state, player, n, game.pool)
+    for card_id in chosen_discards:
+        owner = next(p.name for p in state.players if any(c.id == card_id for c in p.hand))
+        hand = state.player(owner).hand
+        reordered = [c for c in hand if c.id != card_id] + [c for c in hand if c.id == card_id]
+        state = discard(state.model_copy(update={"players": [p.model_copy(update={"hand": reordered})
+                                                             if p.name == owner else p for p in state.players]}),
+                        owner, 1, game.pool)
     for player, n in random_discards.items():
         state = discard(_shuffled_hand(state, player), player, n, game.pool)
     if skips:
