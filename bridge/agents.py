@@ -243,12 +243,13 @@ def _attack_options(game: Game) -> list[Action]:
     far as the rules allow them (a full list can be exponential)."""
     state = game.state
     defender = state.opponent(state.active)
-    able = [p.id for p in state.permanents() if state.controller_of(p) == state.active and p.id]
+    checker = game.checker("attack")
+    pairs = checker.possible_pairs()
+    able = [p.id for p in state.permanents() if p.id and (p.id, defender) in pairs]
     candidates = [DeclareAttackers(attackers={})]
     candidates += [DeclareAttackers(attackers={c: defender}) for c in able]
     if len(able) > 1:
         candidates.append(DeclareAttackers(attackers={c: defender for c in able}))
-    checker = game.checker("attack")
     return [c for c in candidates if checker.check(c).legal] or [DeclareAttackers(attackers={})]
 
 
@@ -257,9 +258,10 @@ def _block_options(game: Game) -> list[Action]:
     defender = state.opponent(state.active)
     attackers = [p.id for p in state.permanents() if p.attacking and p.id]
     blockers = [p.id for p in state.permanents() if state.controller_of(p) == defender and p.id]
-    candidates = [DeclareBlockers(blockers={})]
-    candidates += [DeclareBlockers(blockers={b: [a]}) for b in blockers for a in attackers]
     checker = game.checker("block")
+    pairs = checker.possible_pairs()
+    candidates = [DeclareBlockers(blockers={})]
+    candidates += [DeclareBlockers(blockers={b: [a]}) for b in blockers for a in attackers if (b, a) in pairs]
     return [c for c in candidates if checker.check(c).legal] or candidates[:1]
 
 

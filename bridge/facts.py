@@ -33,6 +33,7 @@ class Position:
     cards: dict[str, Card]          # object id -> card
     facts: str
     timestamps: dict[str, int]      # object id -> timestamp
+    live: str = ""                  # the facts without the cards only in hands, libraries and graveyards
 
     @property
     def layered(self) -> bool:
@@ -243,13 +244,14 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for k, item in enumerate(state.stack, start=1):
         o = asp_string(item.id)  # type: ignore[arg-type]
         out += stack_object_facts(state, item, k, cards, used_cards)
+    live = out + [f for card in used_cards.values() for f in card.facts()]
     # the cards a player could cast or play now, or find in a library
     for player in state.players:
         for obj in [*player.hand, *player.library, *player.graveyard]:
             used_cards[cards[obj.id].id] = cards[obj.id]
     for card in used_cards.values():
         out += card.facts()
-    return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps)
+    return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
 
 
 def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],

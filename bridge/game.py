@@ -28,6 +28,7 @@ from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cas
                            DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
+from bridge.models import STEPS as ALL_STEPS
 from bridge.solver import Session
 from bridge.verdict import Verdict, ViolationReader
 
@@ -94,6 +95,8 @@ _POSITIONS: "dict[int, tuple[GameState, CardPool, Position]]" = {}
 # The state-based actions question answered last, by position (priority and passes aside:
 # they change nothing it asks about).
 _SBA_ANSWERS: "dict[str, frozenset[clingo.Symbol]]" = {}
+# The groundings of positions with the step left open, by position without its step.
+_TURN_SESSIONS: "dict[str, tuple[Session, dict[tuple[object, ...], int]]]" = {}
 
 
 def _position(state: GameState, pool: CardPool) -> Position:
@@ -336,18 +339,37 @@ class Game:
         return [(s.arguments[0], s.arguments[1].string) for s in self._sba_model() if s.match("sba", 2)]
 
     def _sba_model(self) -> frozenset[clingo.Symbol]:
-        # in the combat phase the same grounding also says which step comes next
+        """The state-based actions question; the same grounding answers the turn's questions:
+        the next step, the turn-based actions of this one (CR 703) and whether it is skipped."""
         from bridge.stack import _steps_key
         key = f"{id(self.pool)}:" + _steps_key(self.state)
         known = _SBA_ANSWERS.get(key)
         if known is not None:
             return known
-        steps = STEPS if self.state.step in COMBAT_STEPS else ()
-        model = Session(self.modules("sba", *steps), self.position.facts).solve().model
+        session, steps = self._turn_session()
+        model = session.solve(literals=[lit if args == (self.state.step,) else -lit for args, lit in steps.items()]).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
         _SBA_ANSWERS[key] = model
         return model
+
+    def _turn_session(self) -> tuple[Session, dict[tuple[object, ...], int]]:
+        """The position grounded with the step left open (an external atom for each step): a
+        turn whose steps change nothing else is answered by one grounding."""
+        from bridge.stack import _steps_key
+        key = f"{id(self.pool)}:" + _steps_key(self.state.model_copy(update={"step": "untap"}))
+        known = _TURN_SESSIONS.get(key)
+        if known is not None:
+            return known
+        step_fact = f"\nstep({self.state.step}).\n"
+        facts = self.position.facts.replace(step_fact, "\n", 1) + "\n" + \
+            " ".join(f"#external step({s})." for s in ALL_STEPS)
+        session = Session(self.modules("sba", *STEPS), facts)
+        known = session, session.free_externals("step", 1)
+        if len(_TURN_SESSIONS) >= 8:
+            del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
+        _TURN_SESSIONS[key] = known
+        return known
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
@@ -383,16 +405,10 @@ class Game:
 
     def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
         """The next step's query on a state (reused when state-based actions just answered it)."""
-        from bridge.stack import known_steps, remember_steps
         known = getattr(self, "_known_steps", None)
         if known is not None and known[0] is state:
             return known[1]
-        cached = known_steps(state)
-        if cached is not None:
-            return cached
-        model = Session(Game(state, self.pool).modules(*STEPS), position_facts(state, self.pool).facts).solve().model
-        remember_steps(state, model)
-        return model
+        return Game(state, self.pool)._sba_model()
 
     def _next_step(self) -> GameState:
         """The step ends and the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3).
@@ -665,6 +681,11 @@ class _DeclarationChecker:
                                [(kind, (DECLARED,)), (f"{kind}_externals", ()), (f"{kind}_judgement", ())])
         pred = "declared_block" if kind == "block" else "declared_attack"
         self._literals = self.session.free_externals(pred, 2)
+
+    def possible_pairs(self) -> set[tuple[object, ...]]:
+        """The (attacker, what it attacks) or (blocker, attacker) pairs some declaration could
+        hold: a declaration with any other pair is illegal."""
+        return set(self._literals)
 
     def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
         """The verdict on one declaration."""

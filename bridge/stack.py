@@ -35,7 +35,6 @@ __all__ = ["check_cast", "check_activate", "check_play_land", "after_cast", "aft
 ACTING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/cast", "stack/mana")
 RESOLVING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/resolve",
              "combat/damage_dealing", "sba")
-TURN = ("combat/common", "characteristics/players", "turn/steps")
 MAIN_STEPS = ("main1", "main2")
 
 
@@ -356,6 +355,11 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
 _MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|provoke|enters_tapped|permanents_enter_tapped|enters_tapped_unless_you_control)\b")
 
 
+# what a step's beginning is called in trigger_event facts (stack/triggers.lp)
+_STEP_EVENTS = {"step_begins(upkeep)": "beginning_of_upkeep", "step_begins(draw)": "beginning_of_draw_step",
+                "step_begins(end)": "beginning_of_end_step"}
+
+
 def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
     """CR 603.2: the abilities that trigger on these events, asked on ``state`` (for a
     permanent leaving the battlefield, the position before it left, 603.6c), without ids yet;
@@ -364,8 +368,11 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
     if not events:
         return [], set()
     game = Game(state, pool)  # type: ignore[arg-type]
-    if not _MAY_TRIGGER.search(game.position.facts):
+    if not _MAY_TRIGGER.search(game.position.live):  # only permanents have triggered abilities
         return [], set()
+    steps = {_STEP_EVENTS.get(e) for e in events}
+    if None not in steps and not any(f", {s})." in game.position.live for s in steps):
+        return [], set()  # the beginning of a step, and no ability waits for it
     facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
     items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string)
@@ -422,7 +429,7 @@ def state_triggers(pool: object, state: GameState) -> GameState:
     """CR 603.8: the state triggers whose state is true now, unless the ability is already on
     the stack or waiting to go there."""
     from bridge.game import Game
-    if not _STATE_TRIGGER.search(Game(state, pool).position.facts):  # type: ignore[arg-type]
+    if not _STATE_TRIGGER.search(Game(state, pool).position.live):  # type: ignore[arg-type]
         return state
     items, _ = collect_triggers(pool, state, ["state_check"])
     waiting = {(t.source, t.trigger) for t in state.pending_triggers}
@@ -517,23 +524,9 @@ def _trigger_card(game: "Game", state: GameState, item: StackObject) -> object:
     raise InputError(f"the source {item.source!r} of a triggered ability is nowhere")
 
 
-# The answer of turn/steps.lp for a position, kept for the end of the step when nothing
-# changed meanwhile (it doesn't read priority or who passed).
-_STEPS_CACHE: "dict[str, frozenset[clingo.Symbol]]" = {}
-
-
+# A position as a key of answers that don't read priority or who passed.
 def _steps_key(state: GameState) -> str:
     return state.model_copy(update={"priority": None, "passed": []}).model_dump_json()
-
-
-def remember_steps(state: GameState, model: "frozenset[clingo.Symbol]") -> None:
-    if len(_STEPS_CACHE) > 256:
-        _STEPS_CACHE.clear()
-    _STEPS_CACHE[_steps_key(state)] = model
-
-
-def known_steps(state: GameState) -> "frozenset[clingo.Symbol] | None":
-    return _STEPS_CACHE.get(_steps_key(state))
 
 
 # ---------------------------------------------------------------------- resolving
@@ -1157,13 +1150,11 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
                                if p.id and p.attacked_this_turn})
     state = _update(state, step=step)
     g = Game(state, game.pool)
-    model = Session(g.modules(*TURN), g.position.facts).solve().model
+    model = g._sba_model()
     if any(s.match("skip_step", 0) for s in model):
         # CR 614.10: a skipped step doesn't happen: nothing in it, the next one begins
         return end_step(g)
     acted = any(s.match("tba", 1) for s in model) or step == "cleanup"
-    if not acted:
-        remember_steps(state, model)
     state = _turn_based_actions(g, state, model)
     if step in ("upkeep", "draw", "end"):
         # CR 503.1, 504.2, 513.1: "at the beginning of the upkeep / draw / end step" abilities
