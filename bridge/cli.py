@@ -249,11 +249,17 @@ def replay(log_path: str) -> None:
 @click.option("--decks", "deck_names", nargs=2, help="two decks (names in decks/ or files); default: every pair")
 @click.option("--max-actions", default=1000, show_default=True, help="a game stops unfinished after this many")
 @click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
-def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None) -> None:
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="games played at once, in separate processes (the results don't depend on it)")
+@click.option("--progress", is_flag=True, help="print a line for each game as it ends")
+def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None,
+             jobs: int, progress: bool) -> None:
     """Random legal games between decks, checking the state after every action; prints
-    games per second, actions per second and how the games ended."""
+    games per second, actions per second and how the games ended.  Exit status 1 when a
+    game crashed or broke an invariant (each is named with its decks and seed)."""
+    import time
     from itertools import combinations
-    from bridge.selfplay import load_deck, play_game, shipped_decks, summary
+    from bridge.selfplay import Task, load_deck, run_tasks, shipped_decks, summary
     shipped = shipped_decks()
     try:
         if deck_names:
@@ -265,21 +271,34 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     except MtgaspError as exc:
         _fail(str(exc))
         return
-    results = []
-    for a, b in pairs:
-        mine = []
-        for g in range(games):
-            try:
-                result = play_game((a, b), seed=seed + g, max_actions=max_actions)
-            except MtgaspError as exc:
-                _fail(f"{a.name} vs {b.name}, game {g + 1} (seed {seed + g}): {exc}")
-                return
-            mine.append(result)
-            if log_dir:
-                out = Path(log_dir)
-                out.mkdir(parents=True, exist_ok=True)
-                (out / f"{a.name}-{b.name}-{seed + g}.json".replace(" ", "_").lower()).write_text(json.dumps(result.log))
-        click.echo(f"{a.name} vs {b.name}: " + summary(mine) + "; winners: "
-                   + ", ".join(f"{r.winner or '-'}" for r in mine))
-        results += mine
+    # game by game across the pairs, so that a run stopped early has covered every pair alike
+    tasks = [Task((a, b), seed + g, max_actions, log_dir) for g in range(games) for a, b in pairs]
+    started = time.perf_counter()
+    results, failures = [], []
+    by_pair: dict[tuple[str, str], list] = {}
+    for n, outcome in enumerate(run_tasks(tasks, jobs), start=1):
+        a, b = outcome.task.decks
+        where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
+        if outcome.result is None:
+            failures.append(f"{where}: {outcome.failure}")
+            click.echo(f"FAILED {where}: {outcome.failure}", err=True)
+            continue
+        r = outcome.result
+        results.append(r)
+        mine = by_pair.setdefault((a.name, b.name), [])
+        mine.append(r)
+        if progress:
+            click.echo(f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
+                       f"{r.turns} turns, {r.seconds:.1f} s")
+        if len(mine) == games:
+            click.echo(f"{a.name} vs {b.name}: " + summary(mine) + "; winners: "
+                       + ", ".join(f"{x.winner or '-'}" for x in mine))
+    wall = time.perf_counter() - started
     click.echo("all: " + summary(results))
+    if jobs > 1:
+        actions = sum(r.actions for r in results)
+        click.echo(f"wall clock with {jobs} processes: {wall:.1f} s, {len(results) / max(wall, 1e-9):.3f} games/s, "
+                   f"{actions / max(wall, 1e-9):.1f} actions/s")
+    if failures:
+        click.echo(f"{len(failures)} of {len(tasks)} games failed:\n  " + "\n  ".join(failures), err=True)
+        sys.exit(1)

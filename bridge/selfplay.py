@@ -14,12 +14,13 @@ each and takes mulligans as 103.4 describes; ``play_game`` plays until a player 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -31,7 +32,8 @@ from bridge.game import Game
 from bridge.models import GameState
 from bridge.paths import decks_dir
 
-__all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError"]
+__all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
+           "Outcome", "run_tasks"]
 
 
 class Deck(BaseModel):
@@ -180,6 +182,54 @@ def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, chec
     return GameResult(winner=winner, ending=ending if winner != "none" else "draw", actions=len(game.log),
                       turns=game.state.turn, seconds=time.perf_counter() - started, log=game.game_log(),
                       final=game.state)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game to play: the pair of decks, the seed and where its log goes."""
+    decks: tuple[Deck, Deck]
+    seed: int
+    max_actions: int
+    log_dir: str | None = None
+
+    def log_path(self) -> Path | None:
+        if self.log_dir is None:
+            return None
+        name = f"{self.decks[0].name}-{self.decks[1].name}-{self.seed}.json".replace(" ", "_").lower()
+        return Path(self.log_dir) / name
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A game played by :func:`run_tasks`: its result (without the log and the final state),
+    or what went wrong."""
+    task: Task
+    result: GameResult | None
+    failure: str | None = None
+
+
+def _run_task(task: Task) -> Outcome:
+    try:
+        result = play_game(task.decks, seed=task.seed, max_actions=task.max_actions)
+    except Exception as exc:  # reported with the game's seed: a bug, or input the pool can't play
+        return Outcome(task, None, f"{type(exc).__name__}: {exc}")
+    path = task.log_path()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result.log))
+    return Outcome(task, GameResult(winner=result.winner, ending=result.ending, actions=result.actions,
+                                    turns=result.turns, seconds=result.seconds))
+
+
+def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
+    """Play the games, in ``jobs`` processes, yielding each outcome in the order of the tasks
+    (each game depends only on its decks and seed, so the outcomes don't depend on ``jobs``)."""
+    if jobs <= 1:
+        yield from map(_run_task, tasks)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_run_task, tasks)
 
 
 def summary(results: list[GameResult]) -> str:

@@ -59,3 +59,17 @@ def test_cli_selfplay_prints_rates() -> None:
                                        "--max-actions", "40"])
     assert result.exit_code == 0, result.output
     assert "games/s" in result.output and "actions/s" in result.output
+
+
+def test_cli_selfplay_in_two_processes_plays_the_same_games() -> None:
+    import re
+    args = ["selfplay", "--games", "2", "--decks", "red_goblins", "green_stompy", "--max-actions", "40", "--progress"]
+    one = CliRunner().invoke(main, args)
+    two = CliRunner().invoke(main, [*args, "--jobs", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+
+    def games(output: str) -> list[str]:  # each game's line without its time
+        return [re.sub(r", [0-9.]+ s$", "", line) for line in output.splitlines() if line.startswith("[")]
+    assert len(games(one.output)) == 2
+    assert games(one.output) == games(two.output)
+    assert "wall clock with 2 processes" in two.output
