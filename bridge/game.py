@@ -146,6 +146,9 @@ class Game:
         self.reader = ViolationReader(citations(), self.describe)
         self._block_checker: _DeclarationChecker | None = None
         self._attack_checker: _DeclarationChecker | None = None
+        # verdicts on casting, activating and playing a land here (an action listed as legal
+        # and then taken is judged once)
+        self._flow_verdicts: dict[str, tuple[Verdict, frozenset[clingo.Symbol]]] = {}
 
     def modules(self, *area: str, pt: bool = True) -> tuple[str, ...]:
         """The rule modules a question about this position needs: the characteristics (with
@@ -276,6 +279,13 @@ class Game:
                 self._require_permanent_at(obj, "remove_from_combat")
 
     def _check_flow(self, action: Cast | Activate | PlayLand | Pass) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+        key = f"{action.kind}:{action.model_dump_json()}"
+        known = self._flow_verdicts.get(key)
+        if known is None:
+            known = self._flow_verdicts[key] = self._judge_flow(action)
+        return known
+
+    def _judge_flow(self, action: Cast | Activate | PlayLand | Pass) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         from bridge import stack
         if isinstance(action, Cast):
             return stack.check_cast(self, action)

@@ -355,9 +355,28 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
 _MAY_TRIGGER = re.compile(r"triggered\(|\b(exalted|bushido|flanking|rampage|provoke|enters_tapped|permanents_enter_tapped|enters_tapped_unless_you_control)\b")
 
 
-# what a step's beginning is called in trigger_event facts (stack/triggers.lp)
-_STEP_EVENTS = {"step_begins(upkeep)": "beginning_of_upkeep", "step_begins(draw)": "beginning_of_draw_step",
-                "step_begins(end)": "beginning_of_end_step"}
+# For some events, the trigger events of stack/triggers.lp (trigger_event facts) that can
+# answer them, and other abilities that act on them: with none of them on the battlefield
+# the question needs no grounding.  Events not listed are always asked about.
+_EVENT_TRIGGERS = {
+    "step_begins(upkeep)": (", beginning_of_upkeep).",),
+    "step_begins(draw)": (", beginning_of_draw_step).",),
+    "step_begins(end)": (", beginning_of_end_step).",),
+    "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
+    "draws": (", an_opponent_draws).",),
+    "enters": (", enters_battlefield).", ", landfall).", ", another_enters_battlefield).", "enters_tapped",
+               "permanents_enter_tapped"),
+}
+
+
+def _could_trigger(live: str, events: list[str]) -> bool:
+    marks: set[str] = set()
+    for event in events:
+        found = _EVENT_TRIGGERS.get(event) or _EVENT_TRIGGERS.get(event.split("(")[0])
+        if found is None:
+            return True
+        marks.update(found)
+    return any(mark in live for mark in marks)
 
 
 def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
@@ -370,9 +389,8 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
     game = Game(state, pool)  # type: ignore[arg-type]
     if not _MAY_TRIGGER.search(game.position.live):  # only permanents have triggered abilities
         return [], set()
-    steps = {_STEP_EVENTS.get(e) for e in events}
-    if None not in steps and not any(f", {s})." in game.position.live for s in steps):
-        return [], set()  # the beginning of a step, and no ability waits for it
+    if not _could_trigger(game.position.live, events):
+        return [], set()
     facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
     items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string)
