@@ -10,6 +10,7 @@ scenario's ``do``), :class:`RandomAgent` (seeded), :class:`FirstLegalAgent`, and
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -21,7 +22,7 @@ from bridge import stack
 from bridge.errors import InputError
 from bridge.facts import asp_string
 from bridge.game import Game
-from bridge.cards import TargetSpec
+from bridge.cards import TargetSpec, mana_symbols
 from bridge.models import (Action, Activate, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
                            StackObject)
 from bridge.solver import Session
@@ -32,23 +33,38 @@ __all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "Fi
 MAX_X = 5
 
 
+Group = Callable[[], list[Action]]
+
+
 class Decision:
     """The player who must act and the actions open to him or her (never empty), listed
-    when first asked for; ``can_pass`` tells without listing them whether passing is one."""
+    when first asked for; ``can_pass`` tells without listing them whether passing is one.
+    With priority the actions come in groups (a card in hand, a card with flashback, an
+    activated ability), each listed on its own when asked for: ``groups``."""
 
-    def __init__(self, player: str, options: "tuple[Action, ...] | Callable[[], list[Action]]",
-                 can_pass: bool = False) -> None:
+    def __init__(self, player: str, options: "tuple[Action, ...] | Sequence[Group]", can_pass: bool = False) -> None:
         self.player = player
         self.can_pass = can_pass
         self._options = options if isinstance(options, tuple) else None
-        self._list = None if isinstance(options, tuple) else options
+        self.groups: list[Group] | None = None if isinstance(options, tuple) else [_once(g) for g in options]
 
     @property
     def options(self) -> tuple[Action, ...]:
         if self._options is None:
-            assert self._list is not None
-            self._options = tuple(self._list())
+            assert self.groups is not None
+            listed = [a for group in self.groups for a in group()]
+            self._options = tuple(listed + ([Pass(by=self.player)] if self.can_pass else []))
         return self._options
+
+
+def _once(group: Group) -> Group:
+    listed: list[list[Action]] = []
+
+    def once() -> list[Action]:
+        if not listed:
+            listed.append(group())
+        return listed[0]
+    return once
 
 
 def game_over(game: Game) -> bool:
@@ -68,7 +84,7 @@ def decisions(game: Game) -> Decision:
             and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
         return Decision(state.opponent(state.active), tuple(_block_options(game)))
     player = state.priority_player()
-    return Decision(player, lambda: _priority_options(game, player), can_pass=True)
+    return Decision(player, _priority_groups(game, player), can_pass=True)
 
 
 def _mana_within_reach(game: Game, player: str) -> int | None:
@@ -95,41 +111,69 @@ def _cant_cast_now(game: Game, player: str, spec: object, reach: int | None) -> 
     return reach is not None and spec.mana_value() > reach
 
 
-def _priority_options(game: Game, player: str) -> list[Action]:
+def _cant_activate_now(game: Game, player: str, source: str, ability: object) -> bool:
+    """An ability certainly can't be activated now: {T} in its cost and its permanent tapped
+    (CR 602.2b, 601.2g), sorcery timing outside its controller's main phase with an empty
+    stack (602.5d, 606.3), or a cost above the mana within reach.  The rules judge the rest."""
+    from bridge.cards import ActivatedAbility
+    assert isinstance(ability, ActivatedAbility)
     state = game.state
-    options: list[Action] = []
+    perm = next((p for p in state.permanents() if p.id == source), None)
+    if perm is None or (ability.tap and perm.tapped):
+        return True
+    if (ability.sorcery_speed or ability.loyalty is not None) and \
+            (state.stack or state.step not in ("main1", "main2") or state.active != player):
+        return True
     reach = _mana_within_reach(game, player)
-    # copies of one card in the hand have the same choices: the rules are asked once
-    seen: dict[str, list[Action]] = {}
+    cost = sum(n for kind, n in mana_symbols(ability.cost).items() if kind != "x")
+    return reach is not None and cost > reach
+
+
+def _priority_options(game: Game, player: str) -> list[Action]:
+    """Every action of the player with priority, passing last."""
+    return [a for group in _priority_groups(game, player) for a in group()] + [Pass(by=player)]
+
+
+def _priority_groups(game: Game, player: str) -> list[Group]:
+    """The actions of the player with priority but passing, in groups listed when asked for:
+    each card in hand (copies of one card together: the rules are asked once), each card
+    with flashback in the graveyard, each activated ability of a permanent."""
+    state = game.state
+    reach = _mana_within_reach(game, player)
+    groups: list[Group] = []
+    copies: dict[str, list[str]] = {}
     for card in state.player(player).hand:
-        if card.card in seen:
-            options.extend(a.model_copy(update={"card": card.id}) for a in seen[card.card])
-            continue
-        spec = game.pool.get(card.card)
-        if "land" in spec.types:
-            action = PlayLand(card=card.id or card.card, by=player)
-            # CR 305.2, 305.3: one land a turn, in a main phase of one's own turn with the
-            # stack empty; the rules judge the rest
-            certainly_not = state.player(player).lands_played >= 1 or state.stack or state.active != player \
-                or state.step not in ("main1", "main2")
-            actions = [action] if not certainly_not and game.check(action).legal else []
-        elif _cant_cast_now(game, player, spec, reach):
-            actions = []
-        else:
-            actions = _cast_options(game, player, card.id or "", spec)
-        seen[card.card] = actions
-        options.extend(actions)
+        copies.setdefault(card.card, []).append(card.id or card.card)
+    for name, ids in copies.items():
+        groups.append(functools.partial(_hand_options, game, player, name, ids, reach))
     for card in state.player(player).graveyard:
         spec = game.pool.get(card.card)
         if spec.flashback:
-            options.extend(_cast_options(game, player, card.id or "", spec, flashback=True))
+            groups.append(functools.partial(_cast_options, game, player, card.id or "", spec, flashback=True))
     for perm in state.permanents():
         if state.controller_of(perm) != player:
             continue
         for number, _ in enumerate(game.position.card(perm.id or "").activated, start=1):
-            options.extend(_activate_options(game, player, perm.id or "", number))
-    options.append(Pass(by=player))
-    return options
+            groups.append(functools.partial(_activate_options, game, player, perm.id or "", number))
+    return groups
+
+
+def _hand_options(game: Game, player: str, name: str, ids: list[str], reach: int | None) -> list[Action]:
+    """Playing or casting any copy of one card in the hand."""
+    state = game.state
+    spec = game.pool.get(name)
+    if "land" in spec.types:
+        action = PlayLand(card=ids[0], by=player)
+        # CR 305.2, 305.3: one land a turn, in a main phase of one's own turn with the
+        # stack empty; the rules judge the rest
+        certainly_not = state.player(player).lands_played >= 1 or state.stack or state.active != player \
+            or state.step not in ("main1", "main2")
+        actions: list[Action] = [action] if not certainly_not and game.check(action).legal else []
+    elif _cant_cast_now(game, player, spec, reach):
+        actions = []
+    else:
+        actions = _cast_options(game, player, ids[0], spec)
+    return [a.model_copy(update={"card": card_id}) for card_id in ids for a in actions]
 
 
 def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int, list[str]], bool]:
@@ -220,6 +264,8 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback
 def _activate_options(game: Game, player: str, source: str, number: int) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
     ability = game.position.card(source).activated[number - 1]
+    if _cant_activate_now(game, player, source, ability):
+        return []
     if ability.sacrifice_cost is not None:
         # CR 602.2b, 601.2g: each permanent the player could sacrifice for the cost
         out: list[Action] = []
@@ -279,7 +325,10 @@ class FirstLegalAgent:
 
 class RandomAgent:
     """A seeded random choice; passing has the probability ``pass_rate`` when there is
-    something else to do (by default as likely as all the other actions together)."""
+    something else to do (by default as likely as all the other actions together).  With
+    priority, the groups of actions (a card, an ability) are tried in a random order and an
+    action is chosen at random in the first group that has one, so that only the groups
+    tried are listed."""
 
     def __init__(self, seed: int, pass_rate: float = 0.5) -> None:
         self.random = random.Random(seed)
@@ -288,6 +337,14 @@ class RandomAgent:
     def choose(self, game: Game, decision: Decision) -> Action:
         if decision.can_pass and self.random.random() < self.pass_rate:
             return Pass(by=decision.player)  # decided before listing the other actions
+        if decision.groups is not None:
+            order = list(decision.groups)
+            self.random.shuffle(order)
+            for group in order:
+                actions = group()
+                if actions:
+                    return self.random.choice(actions)
+            return Pass(by=decision.player)
         others = [o for o in decision.options if not isinstance(o, Pass)]
         if not others:
             return next(o for o in decision.options if isinstance(o, Pass))
