@@ -483,12 +483,20 @@ class TargetSpec(_Strict):
         return out
 
 
+DELAYED_EVENTS = ("leaves_battlefield", "becomes_untapped", "leaves_battlefield_or_becomes_untapped")
+
+
 class DelayedTrigger(_Strict):
     """A delayed triggered ability a resolving object creates (CR 603.7): when it triggers and
     what it does; ``that_creature`` in its steps names the object the ability that created it
-    was about."""
+    was about (for an ability with targets and no trigger event, its first target).  It
+    triggers at a moment (``at``: the end of combat, the next end step) or the next time an
+    object leaves the battlefield or becomes untapped (``at`` one of those events, ``watch``
+    the object: the source of the ability that created it, or that creature)."""
 
-    at: Literal["end_of_combat", "next_end_step"]
+    at: Literal["end_of_combat", "next_end_step", "leaves_battlefield", "becomes_untapped",
+                "leaves_battlefield_or_becomes_untapped"]
+    watch: Literal["source", "that_creature"] = "source"
     resolve: list["ResolveStep"] = Field(min_length=1)
 
 
@@ -611,7 +619,8 @@ class ResolveStep(_Strict):
         if verb in ("additional_combat", "prevent_all_combat_damage"):
             return [f"step_does({key}, {index}, {verb})."]
         if verb == "delayed":
-            out = [f"step_does({key}, {index}, delayed({value.at}))."]
+            at = f"when({value.at}, {value.watch})" if value.at in DELAYED_EVENTS else value.at
+            out = [f"step_does({key}, {index}, delayed({at}))."]
             for j, inner in enumerate(value.resolve, start=1):
                 out += inner.facts(f"dl({key}, {index})", j)
             return out

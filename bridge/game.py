@@ -510,7 +510,9 @@ class Game:
         if not verdict.legal:
             raise IllegalActionError(verdict)
         self._history.append(self.state)
-        self._set_state(_tapping_triggers(self, self.state, self._after(action, model)))
+        before = self.state
+        after = _tapping_triggers(self, before, self._after(action, model))
+        self._set_state(_delayed_event_triggers(self, before, after))
         self.log.append(action)
         return verdict
 
@@ -816,6 +818,35 @@ def _tapping_triggers(game: Game, before: GameState, after: GameState) -> GameSt
     from bridge.stack import _give_priority, triggers_on
     after = triggers_on(game.pool, after, after, events)
     if after.pending_triggers and after.priority is not None:
+        after = _give_priority(Game(after, game.pool), after, after.priority)
+    return after
+
+
+def _delayed_event_triggers(game: Game, before: GameState, after: GameState) -> GameState:
+    """CR 603.7a-b: a delayed triggered ability waiting on a permanent triggers the next time
+    the permanent leaves the battlefield or becomes untapped, once.  One created by this action
+    was created only if its permanent was on the battlefield then (stack.py), so its leaving
+    counts; its becoming untapped counts from the next action on."""
+    waiting = [d for d in after.delayed_triggers if d.watch is not None]
+    if not waiting:
+        return after
+    old = {d.id for d in before.delayed_triggers}
+    was = {p.id: p for p in before.permanents()}
+    now = {p.id: p for p in after.permanents()}
+    fired = []
+    for d in waiting:
+        left = d.watch not in now and (d.id not in old or d.watch in was)
+        untapped = d.id in old and d.watch in was and was[d.watch].tapped and d.watch in now \
+            and not now[d.watch].tapped
+        if (left and "leaves_battlefield" in (d.at or "")) or (untapped and "becomes_untapped" in (d.at or "")):
+            fired.append(d)
+    if not fired:
+        return after
+    from bridge.stack import _give_priority
+    gone = {d.id for d in fired}
+    after = after.model_copy(update={"delayed_triggers": [d for d in after.delayed_triggers if d.id not in gone],
+                                     "pending_triggers": [*after.pending_triggers, *fired]})
+    if after.priority is not None:
         after = _give_priority(Game(after, game.pool), after, after.priority)
     return after
 

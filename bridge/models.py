@@ -182,8 +182,11 @@ class StackObject(_Model):
                                                            "(\"that land's controller\")")
     delayed: str | None = Field(None, description="a delayed triggered ability: the key of what it does "
                                                   "(CR 603.7)")
-    at: Literal["end_of_combat", "next_end_step"] | None = Field(None, description="when a delayed triggered "
-                                                                                   "ability triggers")
+    at: Literal["end_of_combat", "next_end_step", "leaves_battlefield", "becomes_untapped",
+                "leaves_battlefield_or_becomes_untapped"] | None = Field(
+        None, description="when a delayed triggered ability triggers: at a moment, or the next time `watch` "
+                          "leaves the battlefield or becomes untapped")
+    watch: str | None = Field(None, description="the permanent a delayed triggered ability waits on (CR 603.7a)")
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")

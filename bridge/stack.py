@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import clingo
 
-from bridge.cards import slug
+from bridge.cards import DELAYED_EVENTS, slug
 from bridge.errors import InputError
 from bridge.facts import asp_string, stack_object_facts, stamps
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
@@ -636,7 +636,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     copies: list[str] = []
     exiled_cards: list[str] = []
     pumps: list[tuple[str, int, int]] = []
-    delayed: list[tuple[str, str, str | None]] = []
+    delayed: list[tuple[str, str, str | None, str | None]] = []
     losers: set[str] = set()
     returned: list[tuple[str, str]] = []
     skips: dict[str, int] = {}
@@ -722,7 +722,11 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             copies.append(target)  # type: ignore[arg-type]
         elif r.name == "delayed":
             about = args[2].string if args[2].type == clingo.SymbolType.String else None
-            delayed.append((str(args[0]), args[1].name, about))
+            if args[1].match("when", 2):  # CR 603.7a: the next time an object leaves or untaps
+                watch = (top.source or top.id) if args[1].arguments[1].name == "source" else about
+                delayed.append((str(args[0]), args[1].arguments[0].name, about, watch))
+            else:
+                delayed.append((str(args[0]), args[1].name, about, None))
         elif r.name == "pump":
             pumps.append((target, args[1].number, args[2].number))  # type: ignore[arg-type]
         elif r.name == "exile_card":
@@ -800,11 +804,14 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _copy_spell(state, oid, top.controller or state.active)
     if countered:
         state = _counter(state, countered, game.pool)
-    for key, at, about in delayed:
-        # CR 603.7: the delayed triggered ability waits for its moment
+    for key, at, about, watch in delayed:
+        # CR 603.7: the delayed triggered ability waits for its moment;
+        # CR 603.7a: one waiting on a permanent that has already left never triggers
+        if at in DELAYED_EVENTS and not any(p.id == watch for p in state.permanents()):
+            continue
         oid = fresh_id(f"{top.source or top.id}_delayed", state.used_ids())
         item = StackObject(id=oid, source=top.source or top.id, delayed=key, about=about, at=at,  # type: ignore[arg-type]
-                           controller=top.controller or state.active)
+                           watch=watch, controller=top.controller or state.active)
         state = _update(state, delayed_triggers=[*state.delayed_triggers, item])
     return state
 
@@ -1207,10 +1214,13 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
 
 
 def _duration(game: "Game", effect: Effect) -> str:
-    if effect.source is not None and effect.source in game.pool:
-        spec = game.pool.get(effect.source).effect
-        if spec is not None:
-            return spec.duration
+    """How long an effect lasts: as given, else as its source's card says (the source is an
+    object, or a card named by its name)."""
+    card = game.position.cards.get(effect.source or "")
+    if card is None and effect.source is not None and effect.source in game.pool:
+        card = game.pool.get(effect.source)
+    if card is not None and card.effect is not None:
+        return card.effect.duration
     return "end_of_turn"
 
 
