@@ -46,7 +46,7 @@ SIMPLE_ABILITIES = frozenset({
     # replacement effects (CR 614, 615; cards/README.md)
     "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
     "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted", "cant_lose_game",
-    "prevent_one_to_you_from_opponents", "doesnt_untap", "cant_activate",
+    "prevent_one_to_you_from_opponents", "doesnt_untap", "cant_activate", "reveal_first_draw",
     "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
     "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
 })
@@ -656,7 +656,7 @@ TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
                   "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
-                  "deals_damage_to_an_opponent")
+                  "deals_damage_to_an_opponent", "you_reveal_this_way")
 
 
 class Condition(_Strict):
@@ -694,13 +694,14 @@ class TriggeredAbility(_Strict):
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
                   "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
-                  "deals_damage_to_an_opponent"]
+                  "deals_damage_to_an_opponent", "you_reveal_this_way"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
                                                     "with this quality")
     object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield, "
                                                      "another_enters_battlefield: only a permanent with this quality "
-                                                     "(for the first, looked at as it last existed, 603.6d)")
+                                                     "(for the first, looked at as it last existed, 603.6d); "
+                                                     "you_reveal_this_way: only a card with this quality")
     whose: Literal["you", "any"] = Field("any", description="put_into_graveyard_from_battlefield: only into your "
                                                             "graveyard (a card you own); another_enters_battlefield: "
                                                             "only under your control")

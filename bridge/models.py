@@ -136,6 +136,8 @@ class Player(_Model):
     poison: int = Field(0, ge=0)
     mana_pool: str = Field("", pattern=r"^(\{[WUBRGC]\})*$")
     lands_played: int = Field(0, ge=0)
+    drawn_this_turn: int = Field(0, ge=0, description="cards the player has drawn this turn (\"the first card you "
+                                                      "draw each turn\", CR 603.10)")
     prevention_shield: int = Field(0, ge=0, description="the next N damage dealt to the player this turn is "
                                                         "prevented (CR 615.7)")
     drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")

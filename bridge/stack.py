@@ -364,6 +364,7 @@ _EVENT_TRIGGERS = {
     "step_begins(end)": (", beginning_of_end_step).",),
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),
+    "first_draw": (", you_reveal_this_way).",),
     "enters": (", enters_battlefield).", ", landfall).", ", another_enters_battlefield).", "enters_tapped",
                "permanents_enter_tapped"),
 }
@@ -1001,20 +1002,29 @@ def draw(state: GameState, player: str, n: int, pool: object = None) -> GameStat
         return state
     players = []
     drawn = 0
+    first: list[str] = []
     for p in state.players:
         if p.name == player:
             take = p.library[:n]
             drawn = len(take)
             empty = len(p.library) < n
+            if take and p.drawn_this_turn == 0:
+                first = [take[0].id or "", take[0].card]
             p = p.model_copy(update={"library": p.library[n:], "hand": [*p.hand, *take],
-                                     "drew_from_empty_library": p.drew_from_empty_library or empty})
+                                     "drew_from_empty_library": p.drew_from_empty_library or empty,
+                                     "drawn_this_turn": p.drawn_this_turn + drawn})
         players.append(p)
     state = _update(state, players=players)
-    if pool is None or not drawn or not any(t.when == "an_opponent_draws" for p in state.permanents()
-                                             for t in pool.get(p.card).triggered):  # type: ignore[attr-defined]
+    if pool is None or not drawn:
         return state
+    whens = {t.when for p in state.permanents() for t in pool.get(p.card).triggered}  # type: ignore[attr-defined]
     # CR 120.1, 603.2c: each card drawn is an event ("whenever an opponent draws a card")
-    return triggers_on(pool, state, state, [f"draws({asp_string(player)}, {k})" for k in range(1, drawn + 1)])
+    events = [f"draws({asp_string(player)}, {k})" for k in range(1, drawn + 1)] if "an_opponent_draws" in whens else []
+    if first and "you_reveal_this_way" in whens:
+        # CR 603.10: the first card the player draws this turn (revealed by a static ability)
+        card = pool.get(first[1]).id  # type: ignore[attr-defined]
+        events.append(f"first_draw({asp_string(player)}, {asp_string(first[0])}, {asp_string(card)})")
+    return triggers_on(pool, state, state, events) if events else state
 
 
 def discard(state: GameState, player: str, n: int, pool: object = None) -> GameState:
@@ -1166,7 +1176,8 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
             if not is_extra:
                 regular = state.opponent(active)
         resume = regular if is_extra else None
-        players = [p.model_copy(update={"lands_played": 0, "skip_turns": skips[p.name]}) for p in state.players]
+        players = [p.model_copy(update={"lands_played": 0, "drawn_this_turn": 0, "skip_turns": skips[p.name]})
+                   for p in state.players]
         state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
                         extra_turns=extra, extra_combats=0, after_extra_turns=resume, combat_damage_prevented=False)
         state = update(state, {p.id: {"sick": False} for p in state.permanents()
