@@ -526,6 +526,11 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
+    prevent_next_from: Quality | None = Field(None, description="the next time a source with this quality of the "
+                                              "controller's choice would deal damage to `to` this turn, that "
+                                              "damage is prevented (CR 615.8); the choice is stated with "
+                                              "choose_order: sources, else the bridge's default: the topmost such "
+                                              "object on the stack, else the such permanent with the smallest id")
     put_counters: dict[str, int] | None = None
     create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N, "
                                                                    "blocking: target} (CR 110.5, 509.7)")
@@ -577,7 +582,7 @@ class ResolveStep(_Strict):
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
-              "discard_at_random", "discard_chosen")
+              "discard_at_random", "discard_chosen", "prevent_next_from")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -628,6 +633,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
             return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
+        if verb == "prevent_next_from":
+            return [f"step_does({key}, {index}, prevent_next_from({value.term()}, {self.to or 'you'}))."]
         if verb == "discard_chosen":
             return [f"step_does({key}, {index}, discard_chosen({value.term()}, {self.who or 'target'}))."]
         amount = lambda v: v if v in ("x", "count") else str(v)  # noqa: E731
@@ -1019,6 +1026,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(step.sacrifice_one.all_terms())
         if step.discard_chosen is not None:
             qualities.update(step.discard_chosen.all_terms())
+        if step.prevent_next_from is not None:
+            qualities.update(step.prevent_next_from.all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
         if step.count is not None and step.count.quality is not None:

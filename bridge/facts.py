@@ -116,6 +116,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out.append(f"lost({p}).")
         if player.prevention_shield:
             out.append(f"prevention_shield({p}, {player.prevention_shield}).")
+        out += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
+        out += [f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())]
         out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
         out += [f"declines({p}, {asp_string(src)})." for src in player.declines]
         if player.damage_prevented:
@@ -165,6 +167,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
             if perm.prevention_shield:
                 out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
+            out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")

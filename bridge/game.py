@@ -241,6 +241,7 @@ class Game:
             if action.by not in {p.name for p in self.state.players}:
                 raise InputError(f"{action.by!r} is not a player", location="choose_order")
             chosen = [x for source, targets in (action.trigger_targets or {}).items() for x in (source, *targets)]
+            chosen += [x for pair in (action.sources or {}).items() for x in pair]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
@@ -585,7 +586,7 @@ class Game:
         if isinstance(action, ChooseOrder):
             update = {k: v for k, v in (("replacement_order", action.replacements), ("trigger_order", action.triggers),
                                         ("declines", action.declines), ("trigger_targets", action.trigger_targets),
-                                        ("as_enters", action.as_enters))
+                                        ("as_enters", action.as_enters), ("source_choices", action.sources))
                       if v is not None}
             players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
@@ -871,6 +872,11 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
     marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
     lost, gained = amounts("life_lost"), amounts("life_gained")
     shields = amounts("shield_left")
+    # CR 615.8: a "next time this source would deal damage" effect is used up
+    used: dict[str, set[str]] = {}
+    for s in model:
+        if s.match("prevent_next_used", 2):
+            used.setdefault(s.arguments[0].string, set()).add(s.arguments[1].string)
     deathtouched = {s.arguments[0].string for s in model if s.match("deathtouch_damaged", 1)}
     struck_first = {s.arguments[0].string for s in model if s.match("marks_struck_first", 1)}
     changes: dict[str, dict[str, object]] = {}
@@ -884,6 +890,8 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
             update["struck_first"] = True
         if perm.id in shields:
             update["prevention_shield"] = shields[perm.id]
+        if perm.id in used:
+            update["prevent_next_from"] = [s for s in perm.prevent_next_from if s not in used[perm.id]]
         counters = dict(perm.counters)
         if perm.id in wither:
             counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]
@@ -895,7 +903,9 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
             changes[perm.id] = update
     state = _update_permanents(state, changes)
     players = [p.model_copy(update={"life": p.life - lost.get(p.name, 0),
-                                    "prevention_shield": shields.get(p.name, p.prevention_shield)})
+                                    "prevention_shield": shields.get(p.name, p.prevention_shield),
+                                    "prevent_next_from": [s for s in p.prevent_next_from
+                                                          if s not in used.get(p.name, set())]})
                for p in state.players]
     state = state.model_copy(update={"players": players})
     state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"), pool)

@@ -95,6 +95,8 @@ class Permanent(_Model):
                                                                   "able (provoke, CR 702.36a)")
     prevention_shield: int = Field(0, ge=0, description="the next N damage dealt to it this turn is prevented "
                                                         "(CR 615.7)")
+    prevent_next_from: list[str] = Field(default_factory=list, description="the next time each of these sources "
+                                         "would deal damage to it this turn, that damage is prevented (CR 615.8)")
     struck_first: bool = Field(False, description="had first strike or double strike as the first combat "
                                                   "damage step began (CR 510.5)")
     flipped: bool = Field(False, description="a flip card turned to its flipped side (CR 709)")
@@ -140,6 +142,12 @@ class Player(_Model):
                                                       "draw each turn\", CR 603.10)")
     prevention_shield: int = Field(0, ge=0, description="the next N damage dealt to the player this turn is "
                                                         "prevented (CR 615.7)")
+    prevent_next_from: list[str] = Field(default_factory=list, description="the next time each of these sources "
+                                         "would deal damage to the player this turn, that damage is prevented "
+                                         "(CR 615.8)")
+    source_choices: dict[str, str] = Field(default_factory=dict, description="the source of damage the player "
+                                           "chooses when an ability of this object resolves (\"a red source of "
+                                           "your choice\", CR 615.8), when it has the quality asked for")
     drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")
     lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
     skip_turns: int = Field(0, ge=0, description="the player skips his or her next N turns (CR 614.10, 614.10a)")
@@ -623,6 +631,8 @@ class ChooseOrder(_Model):
     as_enters: dict[str, dict[str, str]] | None = Field(None, description="object id -> the choices made as it "
                                                                           "enters the battlefield (copy, color, "
                                                                           "creature_type)")
+    sources: dict[str, str] | None = Field(None, description="object id -> the source of damage chosen when its "
+                                                             "ability resolves (CR 615.8)")
 
 
 class Advance(_Model):
@@ -703,6 +713,8 @@ class ObjectExpectation(_Model):
     blocked_by: list[str] | None = None
     blocked: bool | None = None
     prevention_shield: int | None = None
+    prevent_next_from: list[str] | None = Field(None, description="the sources whose next damage to it is "
+                                                "prevented (CR 615.8)")
     phased_out: bool | None = None
 
 
@@ -712,6 +724,8 @@ class PlayerExpectation(_Model):
     abilities: list[Any] | None = None
     max_hand_size: int | Literal["none"] | None = None
     prevention_shield: int | None = None
+    prevent_next_from: list[str] | None = Field(None, description="the sources whose next damage to the player is "
+                                                "prevented (CR 615.8)")
 
 
 class Expectation(_Model):

@@ -180,7 +180,8 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                 "tapped": perm.tapped, "attached_to": perm.attached_to, "attacking": perm.attacking,
                 "blocking": sorted(perm.blocking), "blocked_by": blocked_by,
                 "blocked": perm.attacking is not None and (perm.blocked or bool(blocked_by)),
-                "prevention_shield": perm.prevention_shield, "phased_out": perm.phased_out}
+                "prevention_shield": perm.prevention_shield, "phased_out": perm.phased_out,
+                "prevent_next_from": sorted(perm.prevent_next_from)}
             for key, value in want.model_dump(exclude_unset=True).items():
                 if key == "abilities" and value is not None:
                     try:
@@ -188,7 +189,8 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                     except InputError as exc:
                         raise exc.at(source=path) from None
                 elif isinstance(value, list):
-                    value = sorted(str(v).lower() if key != "blocking" and key != "blocked_by" else v for v in value)
+                    value = sorted(str(v).lower() if key not in ("blocking", "blocked_by", "prevent_next_from") else v
+                                   for v in value)
                 if actual[key] != value:
                     return differ(f"characteristics.{object_id}.{key}: expected {value}, got {actual[key]}")
     for name, want_player in expect.players.items():
@@ -206,6 +208,10 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         shield = game.state.player(name).prevention_shield
         if want_player.prevention_shield is not None and shield != want_player.prevention_shield:
             return differ(f"players.{name}.prevention_shield: expected {want_player.prevention_shield}, got {shield}")
+        sources = sorted(game.state.player(name).prevent_next_from)
+        if want_player.prevent_next_from is not None and sources != sorted(want_player.prevent_next_from):
+            return differ(f"players.{name}.prevent_next_from: expected {sorted(want_player.prevent_next_from)}, "
+                          f"got {sources}")
     if expect.legal_block_count is not None:
         count = len(game.legal_blocks)
         if count != expect.legal_block_count:

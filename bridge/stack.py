@@ -638,6 +638,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     exiled_cards: list[str] = []
     pumps: list[tuple[str, int, int]] = []
     delayed: list[tuple[str, str, str | None, str | None]] = []
+    next_from: list[tuple[str, str]] = []
     losers: set[str] = set()
     returned: list[tuple[str, str]] = []
     skips: dict[str, int] = {}
@@ -669,6 +670,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             else:
                 perm = state.permanent(target)  # type: ignore[arg-type]
                 changes.setdefault(target, {})["prevention_shield"] = perm.prevention_shield + n  # type: ignore[arg-type]
+        elif r.name == "prevent_next_from":
+            next_from.append((target, args[1].string))  # type: ignore[arg-type]
         elif r.name == "counter":
             countered.append(target)  # type: ignore[arg-type]
         elif r.name == "draw":
@@ -733,6 +736,14 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         elif r.name == "exile_card":
             exiled_cards.append(target)  # type: ignore[arg-type]
     state = _update_permanents(state, changes)
+    for target, source in next_from:
+        # CR 615.8: a prevention effect for the next time that source would deal damage
+        if target in {p.name for p in state.players}:
+            state = _update(state, players=[p.model_copy(update={"prevent_next_from": [*p.prevent_next_from, source]})
+                                            if p.name == target else p for p in state.players])
+        else:
+            perm = state.permanent(target)
+            state = _update_permanents(state, {target: {"prevent_next_from": [*perm.prevent_next_from, source]}})
     if effects:
         source = top.card if top.card is not None else top.source
         stamp = _next_timestamp(game, state)
@@ -1207,11 +1218,14 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     if step == "cleanup":
         # CR 514.2: "until end of turn" effects end (with the damage removed above)
         state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
-        players = [p.model_copy(update={"prevention_shield": 0, "damage_prevented": False}) for p in state.players]
+        players = [p.model_copy(update={"prevention_shield": 0, "damage_prevented": False, "prevent_next_from": []})
+                   for p in state.players]
         state = _update(state, players=players)
-        state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0, "must_block": []}
+        state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0, "must_block": [],
+                                      "prevent_next_from": []}
                                for p in state.permanents()
-                               if p.id and (p.prevention_shield or p.regeneration_shields or p.must_block)})
+                               if p.id and (p.prevention_shield or p.regeneration_shields or p.must_block
+                                            or p.prevent_next_from)})
     if any(s.match("has_priority_step", 0) for s in model):
         if step in ("first_strike_damage", "combat_damage"):
             return state  # combat damage is assigned first (510.1); then priority
