@@ -526,6 +526,9 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
+    mill: int | Literal["half"] | None = Field(None, description="the player (`who`) puts the top N cards of his "
+                                               "or her library into his or her graveyard (`half`: half the library, "
+                                               "rounded down)")
     prevent_next_from: Quality | None = Field(None, description="the next time a source with this quality of the "
                                               "controller's choice would deal damage to `to` this turn, that "
                                               "damage is prevented (CR 615.8); the choice is stated with "
@@ -582,7 +585,7 @@ class ResolveStep(_Strict):
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
-              "discard_at_random", "discard_chosen", "prevent_next_from")
+              "discard_at_random", "discard_chosen", "prevent_next_from", "mill")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -591,7 +594,8 @@ class ResolveStep(_Strict):
             raise ValueError(f"a step does exactly one thing ({', '.join(self._VERBS)}); this one has {verbs or 'none'}")
         for ref in (self.to, self.who, *(getattr(self, v) for v in self._VERBS
                                                   if isinstance(getattr(self, v), str) and v not in
-                                                  ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next"))):
+                                                  ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next",
+                                                   "mill"))):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
@@ -633,6 +637,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
             return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
+        if verb == "mill":
+            return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
         if verb == "prevent_next_from":
             return [f"step_does({key}, {index}, prevent_next_from({value.term()}, {self.to or 'you'}))."]
         if verb == "discard_chosen":
@@ -663,7 +669,8 @@ TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks",
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
                   "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
-                  "deals_damage_to_an_opponent", "you_reveal_this_way")
+                  "deals_damage_to_an_opponent", "you_reveal_this_way",
+                  "an_opponent_discards")
 
 
 class Condition(_Strict):
@@ -701,7 +708,8 @@ class TriggeredAbility(_Strict):
                   "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
                   "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
                   "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
-                  "deals_damage_to_an_opponent", "you_reveal_this_way"]
+                  "deals_damage_to_an_opponent", "you_reveal_this_way",
+                  "an_opponent_discards"]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
                                                     "with this quality")

@@ -365,6 +365,7 @@ _EVENT_TRIGGERS = {
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),
     "first_draw": (", you_reveal_this_way).",),
+    "discards": (", an_opponent_discards).",),
     "enters": (", enters_battlefield).", ", landfall).", ", another_enters_battlefield).", "enters_tapped",
                "permanents_enter_tapped"),
 }
@@ -421,7 +422,8 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
     if event.match("blocks_creature", 2):
         blocker, attacker = event.arguments[0].string, event.arguments[1].string
         return attacker if source == blocker else blocker
-    if event.match("to_graveyard", 1) or event.match("enters", 1) or event.match("draws", 2):
+    if event.match("to_graveyard", 1) or event.match("enters", 1) or event.match("draws", 2) \
+            or event.match("discards", 2):
         return event.arguments[0].string
     if event.match("deals_damage_to", 2):
         return event.arguments[1].string
@@ -628,6 +630,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     countered: list[str] = []
     discards: dict[str, int] = {}
     random_discards: dict[str, int] = {}
+    mills: list[tuple[str, int]] = []
     chosen_discards: list[str] = []
     extra_turns: list[str] = []
     extra_combats = 0
@@ -696,6 +699,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             discards[target] = discards.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "discard_card":
             chosen_discards.append(target)  # type: ignore[arg-type]
+        elif r.name == "mill":
+            mills.append((target, args[1].number))  # type: ignore[arg-type]
         elif r.name == "discard_at_random":
             random_discards[target] = random_discards.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "extra_turn":
@@ -785,6 +790,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
                         owner, 1, game.pool)
     for player, n in random_discards.items():
         state = discard(_shuffled_hand(state, player), player, n, game.pool)
+    for player, n in mills:
+        state = _mill(state, player, n, game.pool)
     if skips:
         state = _update(state, players=[p.model_copy(update={"skip_turns": p.skip_turns + skips.get(p.name, 0)})
                                         for p in state.players])
@@ -1053,6 +1060,24 @@ def discard(state: GameState, player: str, n: int, pool: object = None) -> GameS
         if pool is not None else {}
     for card in going:
         state = place(state, player, card, where.get(card.id or "", "graveyard"))
+    if pool is None:
+        return state
+    # CR 701.7, 603.2c: each card discarded is an event ("whenever an opponent discards a card")
+    return triggers_on(pool, state, state, [f"discards({asp_string(player)}, {k})" for k in range(1, len(going) + 1)])
+
+
+def _mill(state: GameState, player: str, n: int, pool: object) -> GameState:
+    """The top n cards of the player's library (all when it has fewer) go to his or her
+    graveyard, top first; replacement effects may send them elsewhere (614.1a)."""
+    library = state.player(player).library
+    going = library[:n]
+    if not going:
+        return state
+    state = _update(state, players=[p.model_copy(update={"library": p.library[len(going):]}) if p.name == player else p
+                                    for p in state.players])
+    where = graveyard_destinations(pool, state, [(c.id or "", c.card, player, None) for c in going])
+    for card in going:
+        state = place(state, player, card, where.get(card.id or "", "graveyard"))
     return state
 
 
@@ -1233,8 +1258,10 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     # CR 502.3, 514.3: no priority; the step ends -- unless state-based actions are performed
     # in cleanup: then players receive priority and another cleanup step follows (514.3a)
     after = Game(state, game.pool)._state_based_actions()
-    if step == "cleanup" and after != state:
-        return _update(after, priority=after.active, passed=[], cleanup_again=True)
+    if step == "cleanup" and (after != state or after.pending_triggers):
+        # CR 514.3a: state-based actions were performed or abilities triggered (a discard to
+        # hand size): they go on the stack and the players receive priority
+        return _update(_give_priority(Game(after, game.pool), after, after.active), cleanup_again=True)
     return end_step(Game(after, game.pool))
 
 
