@@ -63,6 +63,7 @@ NUMBER_ABILITIES = frozenset({
 })
 
 
+@functools.lru_cache(maxsize=4096)
 def slug(text: str) -> str:
     """Lower-case identifier for a name: ``"Craw Wurm"`` -> ``"craw_wurm"``."""
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")

@@ -852,13 +852,24 @@ def _delayed_event_triggers(game: Game, before: GameState, after: GameState) -> 
     return after
 
 
+# Fields of a permanent that hold plain values: changing only these needs no revalidation of
+# the state (no object appears or moves).
+_PLAIN_PERMANENT_FIELDS = frozenset({
+    "tapped", "sick", "damage", "attacking", "blocking", "blocked", "band", "damage_order", "struck_first",
+    "removed_from_combat", "prevention_shield", "regeneration_shields", "must_block", "attacked_this_turn",
+    "deathtouch_damage", "frozen", "prevent_next_from"})
+
+
 def _update_permanents(state: GameState, changes: Mapping[str, Mapping[str, object]]) -> GameState:
     players = []
     for player in state.players:
         battlefield = [p.model_copy(update=dict(changes[p.id])) if p.id in changes else p
                        for p in player.battlefield]
         players.append(player.model_copy(update={"battlefield": battlefield}))
-    return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+    updated = state.model_copy(update={"players": players})
+    if all(_PLAIN_PERMANENT_FIELDS.issuperset(c) for c in changes.values()):
+        return updated
+    return GameState.model_validate(updated.model_dump())
 
 
 def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPool | None = None

@@ -1182,8 +1182,9 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     """The step begins: its turn-based actions (703), then priority (115.3a) or, in the
     untap and cleanup steps, the next step at once (502.3, 514.3)."""
     from bridge.game import Game, _update_permanents as update
-    players = [p.model_copy(update={"mana_pool": ""}) for p in state.players]
-    state = _update(state, players=players, passed=[], priority=None, combat_damage_dealt=False)
+    if any(p.mana_pool for p in state.players):
+        state = _update(state, players=[p.model_copy(update={"mana_pool": ""}) for p in state.players])
+    state = _update(state, passed=[], priority=None, combat_damage_dealt=False)
     if step == "first_strike_damage":
         state = update(state, {c: {"struck_first": True} for c in strikers})
     if step == "main2" or new_turn:
