@@ -527,6 +527,7 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
+    attach: str | None = Field(None, description="the source (an Equipment) becomes attached to it (CR 701.3)")
     mill: int | Literal["half"] | None = Field(None, description="the player (`who`) puts the top N cards of his "
                                                "or her library into his or her graveyard (`half`: half the library, "
                                                "rounded down)")
@@ -586,7 +587,7 @@ class ResolveStep(_Strict):
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
-              "discard_at_random", "discard_chosen", "prevent_next_from", "mill")
+              "discard_at_random", "discard_chosen", "prevent_next_from", "mill", "attach")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -816,12 +817,32 @@ class Card(_Strict):
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
                                   description="flashback cost (CR 702.31)")
+    equip: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+                              description="Equip cost (CR 702.6): an activated ability, last of `activated`, "
+                                          "\"attach to target creature you control; equip only as a sorcery\"")
     sacrifice_cost: Quality | None = Field(None, description='"As an additional cost to cast this, sacrifice a '
                                                              '<quality> permanent" (CR 116.8)')
     cast_only: Literal["after_blockers"] | None = Field(None, description='"Cast this only during combat after '
                                                                           'blockers are declared"')
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _equip(cls, value: Any) -> Any:
+        # CR 702.6a: "Equip [cost]" means "[Cost]: Attach this permanent to target creature
+        # you control. Activate this ability only any time you could cast a sorcery."
+        if isinstance(value, dict) and isinstance(value.get("equip"), str):
+            activated = list(value.get("activated") or [])
+
+            def attaches(ability: Any) -> bool:  # already expanded (a card validated again)
+                steps = ability.get("resolve") if isinstance(ability, dict) else getattr(ability, "resolve", [])
+                return any((s.get("attach") if isinstance(s, dict) else getattr(s, "attach", None)) for s in steps or [])
+            if not any(attaches(a) for a in activated):
+                activated.append({"cost": value["equip"], "sorcery_speed": True, "resolve": [{"attach": "target"}],
+                                  "targets": [{"quality": "creature", "controller": "you"}]})
+            value = {**value, "activated": activated}
+        return value
 
     @field_validator("abilities", mode="before")
     @classmethod

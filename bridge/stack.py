@@ -699,6 +699,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             discards[target] = discards.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "discard_card":
             chosen_discards.append(target)  # type: ignore[arg-type]
+        elif r.name == "attach":
+            changes.setdefault(target, {})["attached_to"] = args[1].string  # type: ignore[index]
         elif r.name == "mill":
             mills.append((target, args[1].number))  # type: ignore[arg-type]
         elif r.name == "discard_at_random":
