@@ -64,6 +64,8 @@ EXTRA_RECORDS: dict[str, dict] = {r["name"]: r for r in [
     _rec("Flametongue Kavu", "{3}{R}", 4, "R", "Creature — Kavu", _CREATURE, ["Kavu"], "4", "2",
          "When this creature enters, it deals 4 damage to target creature."),
     _rec("Shock", "{R}", 1, "R", "Instant", ["Instant"], [], text="Shock deals 2 damage to any target."),
+    _rec("Bonesplitter", "{1}", 1, "", "Artifact — Equipment", ["Artifact"], ["Equipment"],
+         text="Equipped creature gets +2/+0.\nEquip {1}", keywords=("Equip",)),
     _rec("Lava Axe", "{4}{R}", 5, "R", "Sorcery", ["Sorcery"], [],
          text="Lava Axe deals 5 damage to target player or planeswalker."),
     # Green Stompy
