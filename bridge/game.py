@@ -501,7 +501,9 @@ class Game:
             self._require_ids(action)
             kind = "attack" if isinstance(action, DeclareAttackers) else "block"
             facts = _attack_facts(action) if isinstance(action, DeclareAttackers) else _block_facts(action)
-            model = _check_fresh_model(self, kind, facts, results=True)
+            checker = self._attack_checker if kind == "attack" else self._block_checker
+            known = checker.model(action) if checker is not None else None
+            model = known if known is not None else _check_fresh_model(self, kind, facts, results=True)
             verdict = self.reader.verdict(model)
         elif isinstance(action, (Cast, Activate, PlayLand, Pass)):
             verdict, model = self._check_flow(action)
@@ -690,7 +692,9 @@ class _DeclarationChecker:
         self.kind = kind
         search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve().model
         extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
-        self.session = Session(_modules(game, kind)[:-1], game.position.facts + "\n" + "\n".join(extra),
+        # with what a declaration does (combat/results), so that the one taken needs no grounding
+        self.session = Session((*_modules(game, kind)[:-1], "combat/results"),
+                               game.position.facts + "\n" + "\n".join(extra),
                                [(kind, (DECLARED,)), (f"{kind}_externals", ()), (f"{kind}_judgement", ())])
         pred = "declared_block" if kind == "block" else "declared_attack"
         self._literals = self.session.free_externals(pred, 2)
@@ -699,6 +703,19 @@ class _DeclarationChecker:
         """The (attacker, what it attacks) or (blocker, attacker) pairs some declaration could
         hold: a declaration with any other pair is illegal."""
         return set(self._literals)
+
+    def model(self, action: DeclareAttackers | DeclareBlockers) -> frozenset[clingo.Symbol] | None:
+        """The answer on one declaration (its verdict and what it does), when this grounding
+        covers it: no bands, only pairs some declaration could hold."""
+        if isinstance(action, DeclareBlockers):
+            pairs = {(b, a) for b, attackers in action.blockers.items() for a in attackers}
+        else:
+            if action.bands:
+                return None
+            pairs = set(action.attackers.items())
+        if not pairs <= self._literals.keys():
+            return None
+        return self.session.solve(literals=[lit if pair in pairs else -lit for pair, lit in self._literals.items()]).model
 
     def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
         """The verdict on one declaration."""
