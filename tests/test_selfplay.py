@@ -73,3 +73,15 @@ def test_cli_selfplay_in_two_processes_plays_the_same_games() -> None:
     assert len(games(one.output)) == 2
     assert games(one.output) == games(two.output)
     assert "wall clock with 2 processes" in two.output
+
+
+def test_cli_selfplay_plays_every_pair_of_shipped_decks() -> None:
+    """The issue's volume run, small: one short game for each pair of shipped decks, in two
+    processes, every state checked; the run exits 0 only when no game failed."""
+    from itertools import combinations
+    names = [load_deck(p).name for p in shipped_decks().values()]
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "120", "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    pairs = [line.split(":")[0] for line in result.output.splitlines() if " vs " in line and "games/s" in line]
+    assert sorted(pairs) == sorted(f"{a} vs {b}" for a, b in combinations(names, 2))
+    assert f"all: {len(list(combinations(names, 2)))} games" in result.output
