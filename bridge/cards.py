@@ -544,6 +544,9 @@ class ResolveStep(_Strict):
     lose_game: str | None = Field(None, description="this player loses the game (CR 104.3e)")
     return_to_battlefield: str | None = Field(None, description="a card in a graveyard (a `card_in_graveyard` "
                                               "target) is put onto the battlefield under its owner's control")
+    under: Literal["owner", "you"] = Field("owner", description="return_to_battlefield: under its owner's "
+                                                               "control, or under the control of the spell's or "
+                                                               "ability's controller (\"under your control\")")
     return_card_to_hand: str | None = Field(None, description="a card in a graveyard is returned to its owner's hand")
     win_game: str | None = Field(None, description="this player wins the game: each opponent loses (CR 104.2a)")
     skip_turns: int | None = Field(None, ge=1, description="the player (`who`) skips his or her next N turns "
@@ -616,6 +619,8 @@ class ResolveStep(_Strict):
             out.append(f"step_unless_kicked({key}, {index}).")
         if self.may:
             out.append(f"step_may({key}, {index}).")
+        if self.under == "you":
+            out.append(f"step_under_you({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
         if self.count is not None:
             out.append(f"step_counts({key}, {index}).")

@@ -631,6 +631,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     discards: dict[str, int] = {}
     random_discards: dict[str, int] = {}
     mills: list[tuple[str, int]] = []
+    under: dict[str, str] = {}
     chosen_discards: list[str] = []
     extra_turns: list[str] = []
     extra_combats = 0
@@ -716,6 +717,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
         elif r.name == "return_card":
             returned.append((target, args[1].name))  # type: ignore[arg-type]
+        elif r.name == "returned_under":
+            under[target] = args[1].string  # type: ignore[index]
         elif r.name == "skip_turns":
             skips[target] = skips.get(target, 0) + args[1].number  # type: ignore[index]
         elif r.name == "lose_game":
@@ -751,14 +754,10 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         else:
             perm = state.permanent(target)
             state = _update_permanents(state, {target: {"prevent_next_from": [*perm.prevent_next_from, source]}})
-    if effects:
-        source = top.card if top.card is not None else top.source
-        stamp = _next_timestamp(game, state)
-        spec = _own_effect(game, top)
-        fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
-        effect = Effect.model_validate({**fields, "source": source, "targets": sorted(set(effects)),
-                                        "timestamp": stamp, "controller": top.controller or state.active})
-        state = _update(state, effects=[*state.effects, effect])
+    # CR 608.2c: an effect on a card this resolution returns to the battlefield begins once it
+    # is there (Rise from the Grave); the others now
+    coming = {card_id for card_id, where in returned if where != "hand"}
+    state = _add_effect(game, state, top, [e for e in effects if e not in coming])
     for target, power, toughness in pumps:
         words = f"{top.keyword}: {power:+d}/{toughness:+d} until end of turn"
         effect = Effect(text=words, targets=[target], modify_pt=(power, toughness), duration="end_of_turn",
@@ -806,7 +805,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     if moves:
         state = _move_permanents(state, moves, game.pool)
     for card_id, where in returned:
-        state = _return_from_graveyard(game, state, card_id, where)
+        state = _return_from_graveyard(game, state, card_id, where, under.get(card_id))
+    state = _add_effect(game, state, top, [e for e in effects if e in coming and e in state.object_ids()
+                                           and any(p.id == e for p in state.permanents())])
     for player, card_name, n in tokens:
         state = _create_tokens(game, state, player, card_name, n, blocked)
     if exiled_cards:
@@ -911,10 +912,23 @@ def entering_counters(card: object, x: int) -> dict[str, int]:
     return counters
 
 
-def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: str) -> GameState:
+def _add_effect(game: "Game", state: GameState, top: StackObject, targets: list[str]) -> GameState:
+    """CR 611.2: the resolving object's continuous effect on these objects."""
+    if not targets:
+        return state
+    source = top.card if top.card is not None else top.source
+    spec = _own_effect(game, top)
+    fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
+    effect = Effect.model_validate({**fields, "source": source, "targets": sorted(set(targets)),
+                                    "timestamp": _next_timestamp(game, state), "controller": top.controller or state.active})
+    return _update(state, effects=[*state.effects, effect])
+
+
+def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: str,
+                           controller: str | None = None) -> GameState:
     """A card leaves its owner's graveyard for the hand, or the battlefield under the owner's
-    control (a new object, 400.7)."""
-    return _card_to(game, state, card_id, "graveyard", where)
+    control or ``controller``'s (a new object, 400.7)."""
+    return _card_to(game, state, card_id, "graveyard", where, controller)
 
 
 def _take_from_library(game: "Game", state: GameState, player: str, card_id: str, where: str) -> GameState:
@@ -922,7 +936,8 @@ def _take_from_library(game: "Game", state: GameState, player: str, card_id: str
     return _card_to(game, state, card_id, "library", where)
 
 
-def _card_to(game: "Game", state: GameState, card_id: str, zone: str, where: str) -> GameState:
+def _card_to(game: "Game", state: GameState, card_id: str, zone: str, where: str,
+             controller: str | None = None) -> GameState:
     """A card leaves one of its owner's zones for the hand, or the battlefield (``battlefield``
     or ``battlefield_tapped``) under the owner's control, entering with what it enters with or
     as (614.1c, 614.12); what its entering triggers waits."""
@@ -938,8 +953,9 @@ def _card_to(game: "Game", state: GameState, card_id: str, zone: str, where: str
                 printed = game.pool.get(card.card)
                 update["battlefield"] = [*p.battlefield, Permanent(
                     id=card.id, card=card.card, sick=True, tapped=where == "battlefield_tapped",
+                    controller=controller if controller not in (None, owner) else None,
                     timestamp=_next_timestamp(game, state), counters=entering_counters(printed, 0),
-                    chosen=as_enters_choices(game, state, card.id or "", printed, owner))]
+                    chosen=as_enters_choices(game, state, card.id or "", printed, controller or owner))]
             p = p.model_copy(update=update)
         players.append(p)
     after = _update(state, players=players)
