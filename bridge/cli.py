@@ -1,6 +1,7 @@
 """The ``mtgasp`` command.
 
-Exit status: 0 when everything asked for holds, 1 when a scenario's expectation differs,
+Exit status: 0 when everything asked for holds, 1 when a scenario's expectation differs (or
+a scenario made the engine fail: reported with its file, and the run goes on),
 2 when a file can't be used (the message names the file, the place and the problem).
 """
 
@@ -47,13 +48,17 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="print only scenarios that do not pass")
 def check(paths: tuple[str, ...], quiet: bool) -> None:
     """Run scenario files (or folders of them) and report pass or the first difference."""
-    failed = errors = passed = 0
+    failed = errors = crashed = passed = 0
     for path in _files(paths):
         try:
             result = run_scenario(load_scenario(path), str(path))
         except MtgaspError as exc:
             errors += 1
             click.echo(f"ERROR {exc}")
+            continue
+        except Exception as exc:  # a fault of the engine, not of the file: named, and the run goes on
+            crashed += 1
+            click.echo(f"CRASH {path}: the engine failed ({type(exc).__name__}: {exc})")
             continue
         if result.passed:
             passed += 1
@@ -62,8 +67,9 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
         else:
             failed += 1
             click.echo(f"FAIL  {path}: {result.difference}")
-    click.echo(f"{passed} passed, {failed} failed" + (f", {errors} could not be read" if errors else ""))
-    sys.exit(2 if errors else 1 if failed else 0)
+    click.echo(f"{passed} passed, {failed} failed" + (f", {errors} could not be read" if errors else "")
+               + (f", {crashed} crashed the engine" if crashed else ""))
+    sys.exit(2 if errors else 1 if failed or crashed else 0)
 
 
 def _load(path: str) -> tuple[Scenario, Game]:

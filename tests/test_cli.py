@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bridge.cli import main
@@ -61,3 +62,21 @@ def test_schema_is_json() -> None:
     scenario = json.loads(run("schema").output)
     cards = json.loads(run("schema", "--cards").output)
     assert scenario["title"] == "mtgasp scenario" and cards["title"] == "mtgasp card"
+
+
+def test_check_reports_an_engine_failure_with_its_file_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bridge.cli as cli
+    real = cli.run_scenario
+    broken = "bolt_kills_a_creature.yaml"
+
+    def run(scenario, path):  # type: ignore[no-untyped-def]
+        if path.endswith(broken):
+            raise RuntimeError("a fault planted by the test")
+        return real(scenario, path)
+    monkeypatch.setattr(cli, "run_scenario", run)
+    folder = ROOT / "scenarios" / "stack"
+    result = CliRunner().invoke(cli.main, ["check", "-q", str(folder / broken),
+                                           str(folder / "activated_ability_keeps_priority.yaml")])
+    assert result.exit_code == 1
+    assert f"CRASH {folder / broken}: the engine failed (RuntimeError: a fault planted by the test)" in result.output
+    assert "1 passed, 0 failed, 1 crashed the engine" in result.output
