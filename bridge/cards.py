@@ -527,6 +527,9 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
+    put_from_hand: Quality | None = Field(None, description="the controller puts a card with this quality from "
+                                          "his or her hand onto the battlefield (his or her choice; the bridge's "
+                                          "default: the one with the smallest id)")
     attach: str | None = Field(None, description="the source (an Equipment) becomes attached to it (CR 701.3)")
     mill: int | Literal["half"] | None = Field(None, description="the player (`who`) puts the top N cards of his "
                                                "or her library into his or her graveyard (`half`: half the library, "
@@ -590,7 +593,8 @@ class ResolveStep(_Strict):
               "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
-              "discard_at_random", "discard_chosen", "prevent_next_from", "mill", "attach")
+              "discard_at_random", "discard_chosen", "prevent_next_from", "mill", "attach",
+              "put_from_hand")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -644,6 +648,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
             return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
+        if verb == "put_from_hand":
+            return [f"step_does({key}, {index}, put_from_hand({value.term()}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
         if verb == "prevent_next_from":
@@ -727,8 +733,10 @@ class TriggeredAbility(_Strict):
     whose: Literal["you", "any"] = Field("any", description="put_into_graveyard_from_battlefield: only into your "
                                                             "graveyard (a card you own); another_enters_battlefield: "
                                                             "only under your control")
-    of: Literal["self", "enchanted"] = Field("self", description="becomes_tapped, deals_damage: the source itself "
-                                                                 "or the permanent it enchants")
+    of: Literal["self", "enchanted"] = Field("self", description="beginning_of_upkeep (and the other steps): "
+                                             "`enchanted` for the turn of the enchanted creature's controller; "
+                                             "becomes_tapped, deals_damage: the source itself or the permanent "
+                                             "it enchants")
     if_: Condition | None = Field(None, alias="if", description="an intervening \"if\" clause, checked as the "
                                   "event happens and again on resolution (CR 603.4); for `state`, the state "
                                   "(CR 603.8)")
@@ -1063,6 +1071,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(step.discard_chosen.all_terms())
         if step.prevent_next_from is not None:
             qualities.update(step.prevent_next_from.all_terms())
+        if step.put_from_hand is not None:
+            qualities.update(step.put_from_hand.all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
         if step.count is not None and step.count.quality is not None:

@@ -632,6 +632,7 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     random_discards: dict[str, int] = {}
     mills: list[tuple[str, int]] = []
     under: dict[str, str] = {}
+    from_hand: list[str] = []
     chosen_discards: list[str] = []
     extra_turns: list[str] = []
     extra_combats = 0
@@ -717,6 +718,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
         elif r.name == "return_card":
             returned.append((target, args[1].name))  # type: ignore[arg-type]
+        elif r.name == "from_hand":
+            from_hand.append(target)  # type: ignore[arg-type]
         elif r.name == "returned_under":
             under[target] = args[1].string  # type: ignore[index]
         elif r.name == "skip_turns":
@@ -806,6 +809,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _move_permanents(state, moves, game.pool)
     for card_id, where in returned:
         state = _return_from_graveyard(game, state, card_id, where, under.get(card_id))
+    for card_id in from_hand:
+        state = _card_to(game, state, card_id, "hand", "battlefield")
     state = _add_effect(game, state, top, [e for e in effects if e in coming and e in state.object_ids()
                                            and any(p.id == e for p in state.permanents())])
     for player, card_name, n in tokens:
