@@ -105,6 +105,8 @@ def _cant_cast_now(game: Game, player: str, spec: object, reach: int | None) -> 
     from bridge.cards import Card
     assert isinstance(spec, Card)
     state = game.state
+    if state.player(player).cant_cast_spells:
+        return True  # CR 101.2 (Silence)
     sorcery_speed = "instant" not in spec.types and "flash" not in spec.abilities
     if sorcery_speed and (state.stack or state.step not in ("main1", "main2") or state.active != player):
         return True

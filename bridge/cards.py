@@ -527,6 +527,7 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
+    cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
     put_from_hand: Quality | None = Field(None, description="the controller puts a card with this quality from "
                                           "his or her hand onto the battlefield (his or her choice; the bridge's "
                                           "default: the one with the smallest id)")
@@ -594,7 +595,7 @@ class ResolveStep(_Strict):
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
               "discard_at_random", "discard_chosen", "prevent_next_from", "mill", "attach",
-              "put_from_hand")
+              "put_from_hand", "cant_cast_spells")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":

@@ -117,6 +117,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         if player.prevention_shield:
             out.append(f"prevention_shield({p}, {player.prevention_shield}).")
         out += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
+        if player.cant_cast_spells:
+            out.append(f"cant_cast_spells({p}).")
         out += [f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())]
         out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
         out += [f"declines({p}, {asp_string(src)})." for src in player.declines]

@@ -145,6 +145,7 @@ class Player(_Model):
     prevent_next_from: list[str] = Field(default_factory=list, description="the next time each of these sources "
                                          "would deal damage to the player this turn, that damage is prevented "
                                          "(CR 615.8)")
+    cant_cast_spells: bool = Field(False, description="the player can't cast spells this turn (Silence; CR 101.2)")
     source_choices: dict[str, str] = Field(default_factory=dict, description="the source of damage the player "
                                            "chooses when an ability of this object resolves (\"a red source of "
                                            "your choice\", CR 615.8), when it has the quality asked for")

@@ -728,6 +728,9 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             losers.add(target)  # type: ignore[arg-type]
         elif r.name == "prevent_all_combat_damage":
             state = _update(state, combat_damage_prevented=True)
+        elif r.name == "cant_cast_spells":
+            state = _update(state, players=[p.model_copy(update={"cant_cast_spells": True}) if p.name == target else p
+                                            for p in state.players])
         elif r.name == "prevent_all_damage_to":
             state = _update(state, players=[p.model_copy(update={"damage_prevented": True}) if p.name == target else p
                                             for p in state.players])
@@ -1267,7 +1270,8 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
     if step == "cleanup":
         # CR 514.2: "until end of turn" effects end (with the damage removed above)
         state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
-        players = [p.model_copy(update={"prevention_shield": 0, "damage_prevented": False, "prevent_next_from": []})
+        players = [p.model_copy(update={"prevention_shield": 0, "damage_prevented": False, "prevent_next_from": [],
+                                        "cant_cast_spells": False})
                    for p in state.players]
         state = _update(state, players=players)
         state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0, "must_block": [],
