@@ -527,6 +527,9 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
+    reveal_top: Quality | None = Field(None, description="the controller reveals the top card of his or her library: "
+                                       "with this quality it is put onto the battlefield, otherwise it may be put "
+                                       "on the bottom of the library (declined with choose_order: declines)")
     cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
     put_from_hand: Quality | None = Field(None, description="the controller puts a card with this quality from "
                                           "his or her hand onto the battlefield (his or her choice; the bridge's "
@@ -595,7 +598,7 @@ class ResolveStep(_Strict):
               "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
               "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
               "discard_at_random", "discard_chosen", "prevent_next_from", "mill", "attach",
-              "put_from_hand", "cant_cast_spells")
+              "put_from_hand", "cant_cast_spells", "reveal_top")
 
     @model_validator(mode="after")
     def _one_verb(self) -> "ResolveStep":
@@ -649,6 +652,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
         if verb == "sacrifice_one":
             return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
+        if verb == "reveal_top":
+            return [f"step_does({key}, {index}, reveal_top({value.term()}))."]
         if verb == "put_from_hand":
             return [f"step_does({key}, {index}, put_from_hand({value.term()}))."]
         if verb == "mill":
@@ -1074,6 +1079,8 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(step.prevent_next_from.all_terms())
         if step.put_from_hand is not None:
             qualities.update(step.put_from_hand.all_terms())
+        if step.reveal_top is not None:
+            qualities.update(step.reveal_top.all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
         if step.count is not None and step.count.quality is not None:

@@ -633,6 +633,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
     mills: list[tuple[str, int]] = []
     under: dict[str, str] = {}
     from_hand: list[str] = []
+    from_library: list[str] = []
+    to_bottom: list[str] = []
     chosen_discards: list[str] = []
     extra_turns: list[str] = []
     extra_combats = 0
@@ -718,6 +720,10 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
             changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
         elif r.name == "return_card":
             returned.append((target, args[1].name))  # type: ignore[arg-type]
+        elif r.name == "from_library":
+            from_library.append(target)  # type: ignore[arg-type]
+        elif r.name == "to_bottom":
+            to_bottom.append(target)  # type: ignore[arg-type]
         elif r.name == "from_hand":
             from_hand.append(target)  # type: ignore[arg-type]
         elif r.name == "returned_under":
@@ -814,6 +820,12 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _return_from_graveyard(game, state, card_id, where, under.get(card_id))
     for card_id in from_hand:
         state = _card_to(game, state, card_id, "hand", "battlefield")
+    for card_id in from_library:
+        state = _card_to(game, state, card_id, "library", "battlefield")
+    for card_id in to_bottom:
+        state = _update(state, players=[p.model_copy(update={"library": [c for c in p.library if c.id != card_id]
+                                                              + [c for c in p.library if c.id == card_id]})
+                                        for p in state.players])
     state = _add_effect(game, state, top, [e for e in effects if e in coming and e in state.object_ids()
                                            and any(p.id == e for p in state.permanents())])
     for player, card_name, n in tokens:
