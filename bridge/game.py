@@ -408,6 +408,16 @@ class Game:
                 for player in state.players for perm in player.battlefield if perm.id in going],
                 tokens=frozenset(perm.id or "" for perm in state.permanents() if perm.token))
             state = _apply_sba(state, actions, instead, self.pool)
+            # CR 104.3: why each player who lost now lost
+            why: dict[str, str] = {}
+            for s in model:
+                if s.match("sba", 2) and s.arguments[0].name == "loses":
+                    name = s.arguments[0].arguments[0].string
+                    why[name] = min(why.get(name, s.arguments[1].string), s.arguments[1].string)
+            if any(p.lost and p.lost_by is None for p in state.players):
+                state = state.model_copy(update={"players": [
+                    p.model_copy(update={"lost_by": why.get(p.name)}) if p.lost and p.lost_by is None else p
+                    for p in state.players]})
             # CR 603.6c, 603.10: what left the battlefield triggers, looking back
             moves = {oid: instead.get(oid, "graveyard") for oid in going}
             state = triggers_on(self.pool, before, state, leaving_events(before, moves))
@@ -594,7 +604,8 @@ class Game:
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         if isinstance(action, Concede):
             # CR 104.3a: a player who concedes leaves the game (loses)
-            players = [p.model_copy(update={"lost": True}) if p.name == action.by else p for p in self.state.players]
+            players = [p.model_copy(update={"lost": True, "lost_by": p.lost_by or "104.3a"}) if p.name == action.by else p
+                       for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         field = "damage_order"
         return _update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})

@@ -151,6 +151,9 @@ class Player(_Model):
                                            "your choice\", CR 615.8), when it has the quality asked for")
     drew_from_empty_library: bool = Field(False, description="since state-based actions were last checked (704.5b)")
     lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
+    lost_by: str | None = Field(None, description="the rule by which the player lost: 704.5a (life), 704.5b (a "
+                                                  "draw from an empty library), 704.5c (poison), 104.3a "
+                                                  "(concession), 104.3e (an effect)")
     skip_turns: int = Field(0, ge=0, description="the player skips his or her next N turns (CR 614.10, 614.10a)")
     damage_prevented: bool = Field(False, description="all damage that would be dealt this turn to the player and "
                                                       "creatures he or she controls is prevented (Safe Passage, CR 615)")

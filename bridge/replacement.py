@@ -157,8 +157,8 @@ def lose(pool: object, state: GameState, player: str) -> GameState:
         return state  # "you can't lose the game" (Platinum Angel)
     if any(s.keyword == LOSING and s.controller == player for s in found):
         return _restart(state, player, pool)  # type: ignore[arg-type]
-    return state.model_copy(update={"players": [p.model_copy(update={"lost": True}) if p.name == player else p
-                                                for p in state.players]})
+    return state.model_copy(update={"players": [p.model_copy(update={"lost": True, "lost_by": p.lost_by or "104.3e"})
+                                                if p.name == player else p for p in state.players]})
 
 
 def return_instead_of_draw(state: GameState, player: str, pool: object = None) -> GameState:

@@ -110,6 +110,11 @@ def start_game(decks: tuple[Deck, Deck], seed: int, names: tuple[str, str] = ("a
     return Game(state, pool)
 
 
+# CR 104.3: how a game ended, by the rule by which its loser lost
+ENDINGS = {"704.5a": "life", "704.5b": "empty library", "704.5c": "poison", "104.3a": "concession",
+           "104.3e": "an effect"}
+
+
 class InvariantError(AssertionError):
     """The game reached a state the rules can't produce."""
 
@@ -168,17 +173,8 @@ def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, chec
         if check:
             check_invariants(game, sizes)
     winner = game.winner()
-    lost = [p for p in game.state.players if p.lost]
-    if winner is None:
-        ending = "unfinished"
-    elif all(p.drew_from_empty_library for p in lost):
-        ending = "empty library"
-    elif all(p.life <= 0 for p in lost):
-        ending = "life"
-    elif all(p.poison >= 10 for p in lost):
-        ending = "poison"
-    else:
-        ending = "several"
+    reasons = {ENDINGS.get(p.lost_by or "", "other") for p in game.state.players if p.lost}
+    ending = "unfinished" if winner is None else reasons.pop() if len(reasons) == 1 else "several"
     return GameResult(winner=winner, ending=ending if winner != "none" else "draw", actions=len(game.log),
                       turns=game.state.turn, seconds=time.perf_counter() - started, log=game.game_log(),
                       final=game.state)

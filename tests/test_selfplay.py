@@ -85,3 +85,30 @@ def test_cli_selfplay_plays_every_pair_of_shipped_decks() -> None:
     pairs = [line.split(":")[0] for line in result.output.splitlines() if " vs " in line and "games/s" in line]
     assert sorted(pairs) == sorted(f"{a} vs {b}" for a, b in combinations(names, 2))
     assert f"all: {len(list(combinations(names, 2)))} games" in result.output
+
+
+@pytest.mark.parametrize("setup, action, rule", [
+    ({"life": 0}, {"kind": "sba"}, "704.5a"),
+    ({"poison": 10}, {"kind": "sba"}, "704.5c"),
+    ({}, {"kind": "concede", "by": "alice"}, "104.3a"),
+])
+def test_a_player_who_loses_is_marked_with_the_rule(setup: dict, action: dict, rule: str) -> None:
+    from pydantic import TypeAdapter
+    from bridge.models import Action
+    state = {"active": "bob", "step": "main1", "players": [{"name": "alice", **setup}, {"name": "bob"}]}
+    game = Game.from_state(state)
+    game.push(TypeAdapter(Action).validate_python(action))
+    alice = game.state.player("alice")
+    assert alice.lost and alice.lost_by == rule
+    assert game.winner() == "bob"
+
+
+def test_a_draw_from_an_empty_library_loses_by_704_5b() -> None:
+    from bridge.models import Pass
+    state = {"turn": 2, "active": "alice", "step": "upkeep", "players": [{"name": "alice"}, {"name": "bob"}]}
+    game = Game.from_state(state)
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    alice = game.state.player("alice")
+    # the flag of the draw is spent by the check; the reason stays
+    assert alice.lost and alice.lost_by == "704.5b" and not alice.drew_from_empty_library
