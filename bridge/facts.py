@@ -197,7 +197,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             for key, value in sorted(perm.chosen.items()):
                 # CR 614.12: a color or creature type chosen as the permanent entered is a
                 # value the rules use as such; other choices (an object to copy) are ids.
-                shown = slug(value) if key in ("color", "creature_type") else asp_string(value)
+                shown = slug(value) if key in ("color", "creature_type", "land_type") else asp_string(value)
                 out.append(f"chosen({o}, {asp_string(key)}, {shown}).")
 
     for k, effect in enumerate(state.effects, start=1):

@@ -166,7 +166,7 @@ class Player(_Model):
                                                   "stack, when legal (CR 603.3d, 601.2c); others take the default")
     as_enters: dict[str, dict[str, str]] = Field(default_factory=dict, description="object id -> the choices the "
                                                  "player makes as it enters the battlefield ({copy: <id>, color: red, "
-                                                 "creature_type: elf}, CR 614.1c, 614.12)")
+                                                 "creature_type: elf, land_type: island}, CR 614.1c, 614.12)")
     declines: list[str] = Field(default_factory=list, description="the optional (\"you may\") instructions of "
                                 "these sources' spells and abilities that the player chooses not to follow "
                                 "(CR 603.5, 608.2d)")

@@ -868,7 +868,7 @@ def _chooses(card: object) -> set[str]:
                 walk(v, k)
         elif isinstance(value, list):
             if "chosen" in value:
-                needs.add("creature_type" if key == "set_creature_types" else "color")
+                needs.add({"set_creature_types": "creature_type", "set_land_types": "land_type"}.get(key, "color"))
             for v in value:
                 walk(v, key)
         elif value == "chosen":
@@ -880,9 +880,10 @@ def _chooses(card: object) -> set[str]:
 def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, controller: str) -> dict[str, str]:
     """CR 614.1c, 614.12: the choices made as a permanent enters the battlefield: what Clone
     copies ("you may": the player's choice; the bridge's default: the creature with the
-    greatest power, if any), then the color or creature type its abilities (or the copied
-    ones) ask for (default: the color most common among the opponent's permanents, else
-    white; the creature type most common among the player's creatures, else its own first).
+    greatest power, if any), then the color, creature type or basic land type its abilities
+    (or the copied ones) ask for (default: the color most common among the opponent's
+    permanents, else white; the creature type most common among the player's creatures, else
+    its own first; the basic land type most common among the player's lands, else plains).
     The player's stated choices (``as_enters``) come first."""
     from bridge.cards import COLORS, Card
     assert isinstance(card, Card)
@@ -911,6 +912,11 @@ def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, co
                       for c in game.pool.get(p.card).color_list()]
             order = list(COLORS.values())
             chosen["color"] = max(order, key=lambda c: (colors.count(c), -order.index(c))) if colors else "white"
+        elif need == "land_type":
+            basics = ("plains", "island", "swamp", "mountain", "forest")
+            have = [t for p in state.permanents() if state.controller_of(p) == controller
+                    for t in game.pool.get(p.card).subtypes if t in basics]
+            chosen["land_type"] = max(basics, key=lambda t: (have.count(t), -basics.index(t)))
         else:
             types = [t for p in state.permanents() if state.controller_of(p) == controller
                      and "creature" in game.pool.get(p.card).types for t in game.pool.get(p.card).subtypes]
