@@ -484,6 +484,12 @@ class TargetSpec(_Strict):
         return out
 
 
+# The steps whose verb takes a quality, with the reference that follows it (the field and its
+# default), or None.
+QUALITY_STEPS: dict[str, tuple[str, str] | None] = {
+    "sacrifice_one": ("who", "you"), "discard_chosen": ("who", "target"), "prevent_next_from": ("to", "you"),
+    "reveal_top": None, "put_from_hand": None}
+
 DELAYED_EVENTS = ("leaves_battlefield", "becomes_untapped", "leaves_battlefield_or_becomes_untapped")
 
 
@@ -650,18 +656,12 @@ class ResolveStep(_Strict):
             return out
         if verb == "search":
             return [f"step_does({key}, {index}, search({value.term()}, {self.put}, {self.who or 'you'}))."]
-        if verb == "sacrifice_one":
-            return [f"step_does({key}, {index}, sacrifice_one({value.term()}, {self.who or 'you'}))."]
-        if verb == "reveal_top":
-            return [f"step_does({key}, {index}, reveal_top({value.term()}))."]
-        if verb == "put_from_hand":
-            return [f"step_does({key}, {index}, put_from_hand({value.term()}))."]
+        if verb in QUALITY_STEPS:
+            ref = QUALITY_STEPS[verb]
+            then = f", {getattr(self, ref[0]) or ref[1]}" if ref is not None else ""
+            return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
-        if verb == "prevent_next_from":
-            return [f"step_does({key}, {index}, prevent_next_from({value.term()}, {self.to or 'you'}))."]
-        if verb == "discard_chosen":
-            return [f"step_does({key}, {index}, discard_chosen({value.term()}, {self.who or 'target'}))."]
         amount = lambda v: v if v in ("x", "count") else str(v)  # noqa: E731
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
@@ -1069,18 +1069,9 @@ def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[Res
             qualities.update(target.quality.all_terms())
     for i, step in enumerate(steps, start=1):
         out += step.facts(key, i)
-        if step.search is not None:
-            qualities.update(step.search.all_terms())
-        if step.sacrifice_one is not None:
-            qualities.update(step.sacrifice_one.all_terms())
-        if step.discard_chosen is not None:
-            qualities.update(step.discard_chosen.all_terms())
-        if step.prevent_next_from is not None:
-            qualities.update(step.prevent_next_from.all_terms())
-        if step.put_from_hand is not None:
-            qualities.update(step.put_from_hand.all_terms())
-        if step.reveal_top is not None:
-            qualities.update(step.reveal_top.all_terms())
+        for verb in ("search", *QUALITY_STEPS):
+            if getattr(step, verb) is not None:
+                qualities.update(getattr(step, verb).all_terms())
         if step.where is not None:
             qualities.update(step.where.all_terms())
         if step.count is not None and step.count.quality is not None:
