@@ -826,8 +826,8 @@ def _apply_results(game: "Game", state: GameState, top: StackObject, model: froz
         state = _update(state, players=[p.model_copy(update={"library": [c for c in p.library if c.id != card_id]
                                                               + [c for c in p.library if c.id == card_id]})
                                         for p in state.players])
-    state = _add_effect(game, state, top, [e for e in effects if e in coming and e in state.object_ids()
-                                           and any(p.id == e for p in state.permanents())])
+    arrived = {p.id for p in state.permanents()} & coming
+    state = _add_effect(game, state, top, [e for e in effects if e in arrived])
     for player, card_name, n in tokens:
         state = _create_tokens(game, state, player, card_name, n, blocked)
     if exiled_cards:
