@@ -124,7 +124,11 @@ def after_cast(game: "Game", action: Cast, model: frozenset[clingo.Symbol]) -> G
     # CR 601.2h: abilities that trigger on the spell being cast, or on becoming its target
     state = triggers_on(game.pool, state, state, [f"casts({asp_string(item.controller or state.active)}, "
                                                   f"{asp_string(item.id or '')})", *_targeted_events(item)])
-    return _give_priority(game, state, item.controller or state.active) if state.pending_triggers else state
+    # CR 115.5, 704.3: a sacrifice as a cost may leave state-based actions to perform (an Aura
+    # left attached to nothing) before the caster receives priority
+    if state.pending_triggers or action.sacrifice:
+        return _give_priority(game, state, item.controller or state.active)
+    return state
 
 
 def activate_object(game: "Game", action: Activate) -> StackObject:
@@ -188,7 +192,9 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
     state = _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
     if "becomes_the_target" in game.position.facts:
         state = triggers_on(game.pool, state, state, _targeted_events(item))
-    if state.pending_triggers or ability.pay_life:
+    # CR 115.5, 704.3: paying life, discarding or sacrificing as a cost may leave state-based
+    # actions to perform before the activating player receives priority
+    if state.pending_triggers or ability.pay_life or ability.discard_cost or ability.sacrifice_self or action.sacrifice:
         return _give_priority(game, state, item.controller or state.active)
     return state
 
