@@ -730,19 +730,11 @@ class _DeclarationChecker:
 
     def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
         """The verdict on one declaration."""
-        if isinstance(action, DeclareBlockers):
-            pairs = [(b, a) for b, attackers in action.blockers.items() for a in attackers]
-            facts = _block_facts(action)
-        else:
-            pairs = list(action.attackers.items())
-            facts = _attack_facts(action)
-            if action.bands:
-                return _check_fresh(self.game, self.kind, facts)
-        chosen = set(pairs)
-        if not chosen <= self._literals.keys():
+        model = self.model(action)
+        if model is None:
+            facts = _block_facts(action) if isinstance(action, DeclareBlockers) else _attack_facts(action)
             return _check_fresh(self.game, self.kind, facts)
-        assumptions = [lit if pair in chosen else -lit for pair, lit in self._literals.items()]
-        return self.game.reader.verdict(self.session.solve(literals=assumptions).model)
+        return self.game.reader.verdict(model)
 
 
 # ---------------------------------------------------------------------- legal declarations
