@@ -677,7 +677,7 @@ def _check_fresh_model(game: Game, kind: str, facts: list[str], results: bool = 
     first; only when it leaves unobeyed a requirement some declaration could obey is the
     search for a better declaration grounded (multi-shot, in the same control) and solved."""
     modules = _modules(game, kind)[:-1] + (("combat/results",) if results else ())
-    session = Session(modules, game.position.facts + "\n" + "\n".join(facts), [(kind, (DECLARED,))])
+    session = Session(modules, game.position.facts + "\n" + "\n".join(facts), [(kind, (DECLARED,))], prune=False)
     model = session.solve().model
     needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
     if needed in model:

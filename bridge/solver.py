@@ -5,6 +5,11 @@ each query builds a fresh ``clingo.Control`` from them, adds the facts of a posi
 grounds the program parts it needs and solves.  Warnings are on: a warning from a rule
 module (an undefined atom, a rule that can never fire because of a misspelling) is raised
 as :class:`RuleModuleError`, as is any grounding or solving error, with the module named.
+
+Grounding costs some 12 microseconds for every rule even when nothing matches it, so a
+session leaves out the rules that can't fire on its facts (:func:`live_statements`): a rule
+one of whose positive body atoms no fact and no other rule that can fire could give.  The
+answer is the same; the modules are checked for warnings once, whole.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import clingo
 import clingo.ast
@@ -21,12 +27,13 @@ import clingo.ast
 from bridge.errors import RuleModuleError
 from bridge.paths import rules_dir
 
-__all__ = ["Solution", "Session", "solve", "module_statements", "symbol"]
+__all__ = ["Solution", "Session", "solve", "module_statements", "symbol", "live_statements", "fact_words"]
 
 
 @functools.cache
 def module_statements(name: str) -> tuple[clingo.ast.AST, ...]:
-    """Parse the rule module ``asp_rules/<name>.lp`` once and return its statements."""
+    """Parse the rule module ``asp_rules/<name>.lp`` once and return its statements (without
+    its comments)."""
     path = rules_dir() / f"{name}.lp"
     if not path.is_file():
         raise RuleModuleError(f"rule module {name!r} not found at {path}")
@@ -37,7 +44,180 @@ def module_statements(name: str) -> tuple[clingo.ast.AST, ...]:
                                logger=lambda code, msg: messages.append(msg))
     except RuntimeError as exc:
         raise RuleModuleError(f"rule module {name!r} does not parse: {'; '.join(messages) or exc}") from None
-    return tuple(statements)
+    return tuple(s for s in statements if s.ast_type != clingo.ast.ASTType.Comment)
+
+
+Signature = tuple[str, int]
+_T = clingo.ast.ASTType
+
+
+class _Rule(NamedTuple):
+    """What pruning needs of a rule: the signatures it may derive, those of its positive
+    body atoms (each must be true for the rule to fire), the names (constants and function
+    symbols) inside those atoms, and every name it may put into a derived atom."""
+    heads: tuple[Signature, ...]
+    needs: tuple[Signature, ...]
+    words: frozenset[str]
+    makes: frozenset[str]
+
+
+def _signatures(term: clingo.ast.AST) -> list[Signature | None]:
+    """The predicates of the term of a symbolic atom (several for a pool); None for one that
+    is not a plain predicate (classical negation)."""
+    if term.ast_type == _T.Pool:
+        return [sig for alternative in term.arguments for sig in _signatures(alternative)]
+    if term.ast_type == _T.Function and not term.external:
+        return [(term.name, len(term.arguments))]
+    if term.ast_type == _T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function \
+            and term.symbol.name and not term.symbol.negative:
+        return [(term.symbol.name, len(term.symbol.arguments))]
+    return [None]
+
+
+def _head_signatures(head: clingo.ast.AST) -> list[Signature | None]:
+    kind = head.ast_type
+    if kind == _T.Literal:
+        if head.atom.ast_type == _T.BooleanConstant:
+            return []
+        if head.atom.ast_type == _T.SymbolicAtom and head.sign == clingo.ast.Sign.NoSign:
+            return _signatures(head.atom.symbol)
+        return [None]
+    if kind in (_T.Aggregate, _T.Disjunction):
+        return [sig for element in head.elements for sig in _head_signatures(element.literal)]
+    if kind == _T.HeadAggregate:
+        return [sig for element in head.elements for sig in _head_signatures(element.condition.literal)]
+    return [None]
+
+
+def _symbol_names(symbol: clingo.Symbol, out: set[str]) -> None:
+    if symbol.type == clingo.SymbolType.Function:
+        if symbol.name:
+            out.add(symbol.name)
+        for argument in symbol.arguments:
+            _symbol_names(argument, out)
+
+
+def _names(node: object, out: set[str]) -> set[str]:
+    """The constants and function symbols written in a part of a statement."""
+    if isinstance(node, clingo.ast.AST):
+        if node.ast_type == _T.SymbolicTerm:
+            _symbol_names(node.symbol, out)
+        else:
+            if node.ast_type == _T.Function and node.name:
+                out.add(node.name)
+            for key in node.child_keys:
+                _names(getattr(node, key), out)
+    elif isinstance(node, (list, tuple, clingo.ast.ASTSequence)):
+        for item in node:
+            _names(item, out)
+    return out
+
+
+def _rule(statement: clingo.ast.AST) -> _Rule | None:
+    """A rule as pruning sees it (an ``#external`` declaration is a rule too); None for a
+    statement that derives nothing and is always kept."""
+    if statement.ast_type == _T.External:
+        heads = _signatures(statement.atom.symbol)
+        makes = _names(statement.atom, set())
+    elif statement.ast_type == _T.Rule:
+        heads = _head_signatures(statement.head)
+        makes = _names(statement.head, set())
+    elif statement.ast_type == _T.Definition:
+        return _Rule((), (), frozenset(), frozenset(_names(statement.value, set())))
+    else:
+        return None
+    if any(h is None for h in heads):
+        raise RuleModuleError(f"can't tell what this rule derives: {statement}")
+    needs: list[Signature] = []
+    words: set[str] = set()
+    for literal in statement.body:
+        if literal.ast_type == _T.Literal and literal.sign == clingo.ast.Sign.NoSign \
+                and literal.atom.ast_type == _T.SymbolicAtom:
+            sigs = _signatures(literal.atom.symbol)
+            if len(sigs) == 1 and sigs[0] is not None:
+                needs.append(sigs[0])
+                if literal.atom.symbol.ast_type == _T.Function:
+                    _names(literal.atom.symbol.arguments, words)
+        elif literal.ast_type == _T.Literal and literal.atom.ast_type == _T.Comparison:
+            _names(literal.atom, makes)  # X = c binds X to c
+    return _Rule(tuple(h for h in heads if h is not None), tuple(dict.fromkeys(needs)), frozenset(words),
+                 frozenset(makes))
+
+
+@functools.cache
+def _module_rules(name: str) -> tuple[_Rule | None, ...]:
+    return tuple(_rule(s) for s in module_statements(name))
+
+
+class _Program(NamedTuple):
+    statements: tuple[clingo.ast.AST, ...]
+    rules: tuple[_Rule | None, ...]
+    needed: tuple[frozenset[str], ...]   # per rule: names that must occur in the facts
+    vocabulary: frozenset[str]           # every name whose presence in the facts matters
+
+
+@functools.cache
+def _program(modules: tuple[str, ...]) -> _Program:
+    """The statements of ``modules`` with what pruning needs.  A name written in a positive
+    body atom but in no rule head, comparison or ``#external`` of these modules can only
+    come from the facts: a rule with such an atom needs that name among the facts (every
+    name in a derived atom comes from the facts or from the rules that derive it)."""
+    statements = tuple(s for name in modules for s in module_statements(name))
+    rules = tuple(r for name in modules for r in _module_rules(name))
+    made = frozenset().union(*(r.makes for r in rules if r is not None))
+    needed = tuple(r.words - made if r is not None else frozenset() for r in rules)
+    vocabulary = frozenset().union(*needed, (sig[0] for r in rules if r is not None for sig in r.needs))
+    return _Program(statements, rules, needed, vocabulary)
+
+
+_TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
+
+
+def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
+    """The names in ``facts`` (every identifier, strings included: more names only keep more
+    rules) that matter to pruning ``modules``."""
+    return _program(modules).vocabulary.intersection(_TOKEN.findall(facts))
+
+
+@functools.lru_cache(maxsize=512)
+def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[clingo.ast.AST, ...]:
+    """The statements of ``modules`` that can fire on facts whose names are ``words``.  A
+    rule is left out when a name it needs is not among the facts, or when a positive body
+    atom of it is neither a fact nor derived by a rule kept (a least fixpoint).  The
+    ``#defined`` declarations are left out too: they only keep clingo from warning of
+    undefined atoms, which a session that leaves rules out ignores."""
+    program = _program(modules)
+    rules = program.rules
+    derived: set[Signature] = set()
+    waiting: dict[Signature, list[int]] = {}
+    missing = [0] * len(rules)
+    live = [False] * len(rules)
+    ready: list[int] = []
+    for i, rule in enumerate(rules):
+        if rule is None:
+            live[i] = True
+            continue
+        if not program.needed[i] <= words:
+            continue
+        unmet = [sig for sig in rule.needs if sig[0] not in words]
+        missing[i] = len(unmet)
+        for sig in unmet:
+            waiting.setdefault(sig, []).append(i)
+        if not unmet:
+            ready.append(i)
+    while ready:
+        i = ready.pop()
+        live[i] = True
+        for sig in rules[i].heads:  # type: ignore[union-attr]
+            if sig in derived:
+                continue
+            derived.add(sig)
+            for j in waiting.get(sig, ()):
+                missing[j] -= 1
+                if missing[j] == 0:
+                    ready.append(j)
+    return tuple(s for i, s in enumerate(program.statements)
+                 if live[i] and s.ast_type != _T.Defined)
 
 
 def symbol(value: object) -> clingo.Symbol:
@@ -114,13 +294,22 @@ class Session:
     """
 
     def __init__(self, modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (),
-                 arguments: Sequence[str] = ()) -> None:
+                 arguments: Sequence[str] = (), prune: bool = True) -> None:
+        """``prune``: leave out the rules that can't fire on ``facts`` (not for a session
+        that will take more modules or facts)."""
         self._modules = tuple(modules)
         self._warnings: list[str] = []
+        self._pruned = prune
+        parts = list(parts)
+        if prune:
+            _check_modules(self._modules, tuple((name, tuple(args)) for name, args in parts))
         started = time.perf_counter()
         self._control = clingo.Control(["--warn=all", *arguments], logger=self._log, message_limit=50)
         try:
-            self._add(self._modules)
+            if prune:
+                self._add_statements(live_statements(self._modules, fact_words(self._modules, facts)))
+            else:
+                self._add_statements(s for name in self._modules for s in module_statements(name))
             self._control.add("base", [], facts)
         except RuntimeError as exc:
             raise self._error("the position's facts do not parse", exc) from None
@@ -128,20 +317,24 @@ class Session:
         STATS.add_seconds += time.perf_counter() - started
         self.ground([("base", ()), *parts])
 
-    def _add(self, modules: Sequence[str]) -> None:
+    def _add_statements(self, statements: Iterable[clingo.ast.AST]) -> None:
         with clingo.ast.ProgramBuilder(self._control) as builder:
-            for name in modules:
-                for statement in module_statements(name):
-                    builder.add(statement)
+            for statement in statements:
+                builder.add(statement)
 
     def add_modules(self, modules: Sequence[str]) -> None:
         """Add more rule modules; ground their parts with :meth:`ground`."""
-        self._add(modules)
+        if self._pruned:
+            raise RuleModuleError("a session that left out rules can't take more modules (prune=False)")
+        self._add_statements(s for name in modules for s in module_statements(name))
         self._modules += tuple(modules)
 
     def _log(self, code: clingo.MessageCode, message: str) -> None:
-        if not _IGNORED_WARNING.search(message):
-            self._warnings.append(message.strip())
+        if _IGNORED_WARNING.search(message):
+            return
+        if self._pruned and code == clingo.MessageCode.AtomUndefined and message.startswith(str(rules_dir())):
+            return  # in a rule module: the rules left out could derive it; the whole modules are checked once
+        self._warnings.append(message.strip())
 
     def _error(self, what: str, exc: Exception | None = None) -> RuleModuleError:
         detail = "; ".join(self._warnings) or (str(exc) if exc else "")
@@ -155,6 +348,8 @@ class Session:
         """Ground program parts (name, arguments); optionally add facts to a new part first."""
         parts = list(parts)
         if facts is not None:
+            if self._pruned:
+                raise RuleModuleError("a session that left out rules can't take more facts (prune=False)")
             name = f"_facts_{id(facts)}"
             self._control.add(name, [], facts)
             parts.append((name, ()))
@@ -224,6 +419,13 @@ class Session:
             raise self._error("solving failed", exc) from None
         self._check_warnings("solving warned")
         return total
+
+
+@functools.lru_cache(maxsize=None)
+def _check_modules(modules: tuple[str, ...], parts: tuple[tuple[str, tuple[object, ...]], ...]) -> None:
+    """Ground the whole modules once, without facts, so that their warnings (an undefined
+    atom, an unsafe variable) are raised even though sessions leave rules out."""
+    Session(modules, "", parts, prune=False)
 
 
 def solve(modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (),
