@@ -7,6 +7,7 @@ a scenario made the engine fail: reported with its file, and the run goes on),
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from collections.abc import Iterable
@@ -258,14 +259,17 @@ def replay(log_path: str) -> None:
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="games played at once, in separate processes (the results don't depend on it)")
 @click.option("--progress", is_flag=True, help="print a line for each game as it ends")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False),
+              help="keep each finished game's result in this file (JSON lines); a run given the same file "
+                   "plays only the games it doesn't hold yet")
 def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None,
-             jobs: int, progress: bool) -> None:
+             jobs: int, progress: bool, results_path: str | None) -> None:
     """Random legal games between decks, checking the state after every action; prints
     games per second, actions per second and how the games ended.  Exit status 1 when a
     game crashed or broke an invariant (each is named with its decks and seed)."""
     import time
     from itertools import combinations
-    from bridge.selfplay import Task, load_deck, run_tasks, shipped_decks, summary
+    from bridge.selfplay import Outcome, ResultsFile, Task, load_deck, run_tasks, shipped_decks, summary
     shipped = shipped_decks()
     try:
         if deck_names:
@@ -274,15 +278,21 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         else:
             decks = [load_deck(p) for p in shipped.values()]
             pairs = list(combinations(decks, 2))
+        recorded = ResultsFile(Path(results_path)) if results_path else None
     except MtgaspError as exc:
         _fail(str(exc))
         return
     # game by game across the pairs, so that a run stopped early has covered every pair alike
     tasks = [Task((a, b), seed + g, max_actions, log_dir) for g in range(games) for a, b in pairs]
+    known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]
+    if known:
+        click.echo(f"{len(known)} of {len(tasks)} games already played ({results_path}); playing the others")
+    to_play = [t for t in tasks if recorded is None or recorded.get(t) is None]
     started = time.perf_counter()
     results, failures = [], []
     by_pair: dict[tuple[str, str], list] = {}
-    for n, outcome in enumerate(run_tasks(tasks, jobs), start=1):
+    outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, jobs)))
+    for n, (outcome, old) in enumerate(outcomes, start=1):
         a, b = outcome.task.decks
         where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
         if outcome.result is None:
@@ -291,9 +301,11 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
             continue
         r = outcome.result
         results.append(r)
+        if recorded is not None and not old:
+            recorded.record(outcome.task, r)
         mine = by_pair.setdefault((a.name, b.name), [])
         mine.append(r)
-        if progress:
+        if progress and not old:
             click.echo(f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
                        f"{r.turns} turns, {r.seconds:.1f} s")
         if len(mine) == games:
@@ -301,9 +313,10 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
                        + ", ".join(f"{x.winner or '-'}" for x in mine))
     wall = time.perf_counter() - started
     click.echo("all: " + summary(results))
-    if jobs > 1:
-        actions = sum(r.actions for r in results)
-        click.echo(f"wall clock with {jobs} processes: {wall:.1f} s, {len(results) / max(wall, 1e-9):.3f} games/s, "
+    if jobs > 1 and len(results) > len(known):
+        actions = sum(r.actions for r in results[len(known):])
+        played = len(results) - len(known)
+        click.echo(f"wall clock with {jobs} processes: {wall:.1f} s, {played / max(wall, 1e-9):.3f} games/s, "
                    f"{actions / max(wall, 1e-9):.1f} actions/s")
     if failures:
         click.echo(f"{len(failures)} of {len(tasks)} games failed:\n  " + "\n  ".join(failures), err=True)

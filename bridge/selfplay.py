@@ -14,6 +14,7 @@ each and takes mulligans as 103.4 describes; ``play_game`` plays until a player 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -33,7 +34,7 @@ from bridge.models import GameState
 from bridge.paths import decks_dir
 
 __all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
-           "Outcome", "run_tasks"]
+           "Outcome", "run_tasks", "ResultsFile"]
 
 
 class Deck(BaseModel):
@@ -56,6 +57,10 @@ class Deck(BaseModel):
 
     def card_list(self) -> list[str]:
         return [card for card, n in self.cards.items() for _ in range(n)]
+
+    def fingerprint(self) -> str:
+        """A short hash of the deck's cards: a deck file edited is another deck."""
+        return hashlib.sha1(json.dumps(self.cards, sort_keys=True).encode()).hexdigest()[:12]
 
 
 def load_deck(path: Path, pool: CardPool | None = None) -> Deck:
@@ -226,6 +231,51 @@ def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
     from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(_run_task, tasks)
+
+
+class ResultsFile:
+    """The results of finished games, one JSON line each, so that a long run that was
+    stopped can go on where it stopped: a game is known by its decks (names and cards), its
+    seed and its action limit.  Games that failed are not kept (they are played again)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.known: dict[tuple[object, ...], GameResult] = {}
+        if not path.exists():
+            return
+        try:
+            lines = path.read_text().splitlines()
+        except OSError as exc:
+            raise InputError(f"can't read the results: {exc}", source=str(path)) from None
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                key = tuple(entry["key"])
+                self.known[key] = GameResult(winner=entry["winner"], ending=entry["ending"],
+                                             actions=int(entry["actions"]), turns=int(entry["turns"]),
+                                             seconds=float(entry["seconds"]))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InputError(f"not a game result: {exc}", source=str(path), location=f"line {number}") from None
+
+    @staticmethod
+    def key(task: Task) -> tuple[object, ...]:
+        a, b = task.decks
+        return (a.name, a.fingerprint(), b.name, b.fingerprint(), task.seed, task.max_actions)
+
+    def get(self, task: Task) -> GameResult | None:
+        """The recorded result of this game, if it was played."""
+        return self.known.get(self.key(task))
+
+    def record(self, task: Task, result: GameResult) -> None:
+        """Append a finished game."""
+        self.known[self.key(task)] = result
+        entry = {"key": list(self.key(task)), "winner": result.winner, "ending": result.ending,
+                 "actions": result.actions, "turns": result.turns, "seconds": round(result.seconds, 3)}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as out:
+            out.write(json.dumps(entry) + "\n")
 
 
 def summary(results: list[GameResult]) -> str:

@@ -112,3 +112,30 @@ def test_a_draw_from_an_empty_library_loses_by_704_5b() -> None:
     alice = game.state.player("alice")
     # the flag of the draw is spent by the check; the reason stays
     assert alice.lost and alice.lost_by == "704.5b" and not alice.drew_from_empty_library
+
+
+def test_cli_selfplay_results_file_lets_a_stopped_run_go_on(tmp_path: Path) -> None:
+    """A run given a results file records each game; a second run with more games plays only
+    the new ones and reports all of them."""
+    results = tmp_path / "results.jsonl"
+    args = ["selfplay", "--decks", "red_goblins", "green_stompy", "--max-actions", "30", "--progress",
+            "--results", str(results)]
+    first = CliRunner().invoke(main, [*args, "--games", "1"])
+    assert first.exit_code == 0, first.output
+    assert len(results.read_text().splitlines()) == 1
+    second = CliRunner().invoke(main, [*args, "--games", "2"])
+    assert second.exit_code == 0, second.output
+    assert "1 of 2 games already played" in second.output
+    played = [line for line in second.output.splitlines() if line.startswith("[")]
+    assert len(played) == 1 and "seed 2" in played[0]
+    assert "all: 2 games" in second.output
+    assert len(results.read_text().splitlines()) == 2
+
+
+def test_cli_selfplay_bad_results_file_is_reported(tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    results.write_text('{"key": [1, 2]}\nnot json\n')
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "red_goblins", "green_stompy",
+                                       "--results", str(results)])
+    assert result.exit_code == 2
+    assert "results.jsonl" in result.output and "line 1" in result.output and "Traceback" not in result.output
