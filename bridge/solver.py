@@ -53,11 +53,10 @@ _T = clingo.ast.ASTType
 
 class _Rule(NamedTuple):
     """What pruning needs of a rule: the signatures it may derive, those of its positive
-    body atoms (each must be true for the rule to fire), the names (constants and function
-    symbols) inside those atoms, and every name it may put into a derived atom."""
+    body atoms (each must be true for the rule to fire) with the names (constants and
+    function symbols) written inside each, and every name it may put into a derived atom."""
     heads: tuple[Signature, ...]
-    needs: tuple[Signature, ...]
-    words: frozenset[str]
+    needs: tuple[tuple[Signature, frozenset[str]], ...]
     makes: frozenset[str]
 
 
@@ -113,9 +112,11 @@ def _names(node: object, out: set[str]) -> set[str]:
     return out
 
 
-def _rule(statement: clingo.ast.AST) -> _Rule | None:
+def _rule(statement: clingo.ast.AST, parameters: frozenset[str] = frozenset()) -> _Rule | None:
     """A rule as pruning sees it (an ``#external`` declaration is a rule too); None for a
-    statement that derives nothing and is always kept."""
+    statement that derives nothing and is always kept.  ``parameters``: the names that stand
+    for the arguments of the program part the rule is in (they are replaced when the part
+    is grounded)."""
     if statement.ast_type == _T.External:
         heads = _signatures(statement.atom.symbol)
         makes = _names(statement.atom, set())
@@ -123,54 +124,58 @@ def _rule(statement: clingo.ast.AST) -> _Rule | None:
         heads = _head_signatures(statement.head)
         makes = _names(statement.head, set())
     elif statement.ast_type == _T.Definition:
-        return _Rule((), (), frozenset(), frozenset(_names(statement.value, set())))
+        return _Rule((), (), frozenset(_names(statement.value, set())))
     else:
         return None
     if any(h is None for h in heads):
         raise RuleModuleError(f"can't tell what this rule derives: {statement}")
-    needs: list[Signature] = []
-    words: set[str] = set()
+    needs: list[tuple[Signature, frozenset[str]]] = []
     for literal in statement.body:
         if literal.ast_type == _T.Literal and literal.sign == clingo.ast.Sign.NoSign \
                 and literal.atom.ast_type == _T.SymbolicAtom:
             sigs = _signatures(literal.atom.symbol)
             if len(sigs) == 1 and sigs[0] is not None:
-                needs.append(sigs[0])
+                words: set[str] = set()
                 if literal.atom.symbol.ast_type == _T.Function:
                     _names(literal.atom.symbol.arguments, words)
+                needs.append((sigs[0], frozenset(words - parameters)))
         elif literal.ast_type == _T.Literal and literal.atom.ast_type == _T.Comparison:
             _names(literal.atom, makes)  # X = c binds X to c
-    return _Rule(tuple(h for h in heads if h is not None), tuple(dict.fromkeys(needs)), frozenset(words),
-                 frozenset(makes))
+    return _Rule(tuple(h for h in heads if h is not None), tuple(needs), frozenset(makes))
 
 
 @functools.cache
 def _module_rules(name: str) -> tuple[_Rule | None, ...]:
-    return tuple(_rule(s) for s in module_statements(name))
+    rules: list[_Rule | None] = []
+    parameters: frozenset[str] = frozenset()
+    for statement in module_statements(name):
+        if statement.ast_type == _T.Program:
+            parameters = frozenset(p.name for p in statement.parameters)
+        rules.append(_rule(statement, parameters))
+    return tuple(rules)
 
 
 class _Program(NamedTuple):
     statements: tuple[clingo.ast.AST, ...]
     rules: tuple[_Rule | None, ...]
-    needed: tuple[frozenset[str], ...]   # per rule: names that must occur in the facts
-    vocabulary: frozenset[str]           # every name whose presence in the facts matters
+    needs: tuple[tuple[Signature, ...], ...]   # per rule: the signatures of its positive body atoms
+    words: tuple[frozenset[str], ...]          # per rule: the names written in those atoms
+    vocabulary: frozenset[str]                 # every name whose presence in the facts matters
 
 
 @functools.cache
 def _program(modules: tuple[str, ...]) -> _Program:
-    """The statements of ``modules`` with what pruning needs.  A name written in a positive
-    body atom but in no rule head, comparison or ``#external`` of these modules can only
-    come from the facts: a rule with such an atom needs that name among the facts (every
-    name in a derived atom comes from the facts or from the rules that derive it)."""
+    """The statements of ``modules`` with what pruning needs of each."""
     statements = tuple(s for name in modules for s in module_statements(name))
     rules = tuple(r for name in modules for r in _module_rules(name))
-    made = frozenset().union(*(r.makes for r in rules if r is not None))
-    needed = tuple(r.words - made if r is not None else frozenset() for r in rules)
-    vocabulary = frozenset().union(*needed, (sig[0] for r in rules if r is not None for sig in r.needs))
-    return _Program(statements, rules, needed, vocabulary)
+    needs = tuple(tuple(dict.fromkeys(sig for sig, _ in r.needs)) if r is not None else () for r in rules)
+    words = tuple(frozenset().union(*(w for _, w in r.needs)) if r is not None else frozenset() for r in rules)
+    vocabulary = frozenset().union(*words, (sig[0] for sigs in needs for sig in sigs))
+    return _Program(statements, rules, needs, words, vocabulary)
 
 
 _TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
+_HAS_RULES = re.compile(r":-|[{;]")
 
 
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
@@ -181,15 +186,20 @@ def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=512)
 def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[clingo.ast.AST, ...]:
-    """The statements of ``modules`` that can fire on facts whose names are ``words``.  A
-    rule is left out when a name it needs is not among the facts, or when a positive body
-    atom of it is neither a fact nor derived by a rule kept (a least fixpoint).  The
-    ``#defined`` declarations are left out too: they only keep clingo from warning of
-    undefined atoms, which a session that leaves rules out ignores."""
+    """The statements of ``modules`` that can fire on facts whose names are ``words``.
+
+    A rule can fire only when each of its positive body atoms can be true, so when its
+    predicate is a fact's or derived by a rule that can fire, and when each name written in
+    it (a constant, a function symbol) is in some atom.  Every name in an atom comes from
+    the facts or from the head (or a comparison) of a rule that fired: variables only pass
+    names on.  The rules that can fire are the least fixpoint of these conditions, and the
+    others are left out, which changes no answer.  The ``#defined`` declarations are left
+    out too: they only keep clingo from warning of undefined atoms, which a session that
+    leaves rules out ignores."""
     program = _program(modules)
     rules = program.rules
-    derived: set[Signature] = set()
-    waiting: dict[Signature, list[int]] = {}
+    have: set[object] = set(words)               # names in some atom, and ("sig", signature) derived
+    waiting: dict[object, list[int]] = {}
     missing = [0] * len(rules)
     live = [False] * len(rules)
     ready: list[int] = []
@@ -197,22 +207,23 @@ def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[cl
         if rule is None:
             live[i] = True
             continue
-        if not program.needed[i] <= words:
-            continue
-        unmet = [sig for sig in rule.needs if sig[0] not in words]
+        unmet: list[object] = [("sig", sig) for sig in program.needs[i] if sig[0] not in words]
+        unmet += [w for w in program.words[i] if w not in words]
         missing[i] = len(unmet)
-        for sig in unmet:
-            waiting.setdefault(sig, []).append(i)
+        for item in unmet:
+            waiting.setdefault(item, []).append(i)
         if not unmet:
             ready.append(i)
     while ready:
         i = ready.pop()
         live[i] = True
-        for sig in rules[i].heads:  # type: ignore[union-attr]
-            if sig in derived:
+        rule = rules[i]
+        assert rule is not None
+        for item in (*(("sig", sig) for sig in rule.heads), *rule.makes):
+            if item in have:
                 continue
-            derived.add(sig)
-            for j in waiting.get(sig, ()):
+            have.add(item)
+            for j in waiting.get(item, ()):
                 missing[j] -= 1
                 if missing[j] == 0:
                     ready.append(j)
@@ -299,7 +310,8 @@ class Session:
         that will take more modules or facts)."""
         self._modules = tuple(modules)
         self._warnings: list[str] = []
-        self._pruned = prune
+        # facts that hold rules could derive what the pruning takes for facts only
+        self._pruned = prune = prune and not _HAS_RULES.search(facts)
         parts = list(parts)
         if prune:
             _check_modules(self._modules, tuple((name, tuple(args)) for name, args in parts))
@@ -307,7 +319,10 @@ class Session:
         self._control = clingo.Control(["--warn=all", *arguments], logger=self._log, message_limit=50)
         try:
             if prune:
-                self._add_statements(live_statements(self._modules, fact_words(self._modules, facts)))
+                # the arguments of the program parts are names in atoms too
+                words = fact_words(self._modules, facts).union(
+                    _TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
+                self._add_statements(live_statements(self._modules, words))
             else:
                 self._add_statements(s for name in self._modules for s in module_statements(name))
             self._control.add("base", [], facts)
