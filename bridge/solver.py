@@ -15,6 +15,7 @@ answer is the same; the modules are checked for warnings once, whole.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import time
 from collections.abc import Iterable, Sequence
@@ -276,6 +277,11 @@ class Solution:
 
 _IGNORED_WARNING = re.compile(r"global variable in tuple of aggregate element")
 
+# When true (or with MTGASP_CHECK_PRUNING=1 in the environment), every session that leaves
+# rules out is shadowed by one with the whole modules, and each answer is compared: a
+# difference is raised as RuleModuleError.  Twice the work; for tests and for checking.
+CHECK_PRUNING = os.environ.get("MTGASP_CHECK_PRUNING", "") not in ("", "0")
+
 
 @dataclass
 class Stats:
@@ -310,6 +316,7 @@ class Session:
         that will take more modules or facts)."""
         self._modules = tuple(modules)
         self._warnings: list[str] = []
+        self._shadow: Session | None = None
         # facts that hold rules could derive what the pruning takes for facts only
         self._pruned = prune = prune and not _HAS_RULES.search(facts)
         parts = list(parts)
@@ -330,6 +337,7 @@ class Session:
             raise self._error("the position's facts do not parse", exc) from None
         STATS.sessions += 1
         STATS.add_seconds += time.perf_counter() - started
+        self._shadow = Session(modules, facts, parts, arguments, prune=False) if prune and CHECK_PRUNING else None
         self.ground([("base", ()), *parts])
 
     def _add_statements(self, statements: Iterable[clingo.ast.AST]) -> None:
@@ -368,6 +376,8 @@ class Session:
             name = f"_facts_{id(facts)}"
             self._control.add(name, [], facts)
             parts.append((name, ()))
+        if self._shadow is not None:
+            self._shadow.ground(parts)
         started = time.perf_counter()
         try:
             self._control.ground([(name, [symbol(a) for a in args]) for name, args in parts])
@@ -401,7 +411,26 @@ class Session:
         STATS.solves += 1
         STATS.solve_seconds += time.perf_counter() - started
         self._check_warnings("solving warned")
-        return Solution(satisfiable=bool(result.satisfiable), models=tuple(found))
+        solution = Solution(satisfiable=bool(result.satisfiable), models=tuple(found))
+        if self._shadow is not None:
+            self._compare(solution, assumptions, literals, models, optimal_only, opt_mode)
+        return solution
+
+    def _compare(self, solution: Solution, assumptions: Iterable[clingo.Symbol], literals: Sequence[int],
+                 models: int, optimal_only: bool, opt_mode: str | None) -> None:
+        """The same question to the session with the whole modules: the same answer."""
+        assert self._shadow is not None
+        mine = {a.literal: a.symbol for a in self._control.symbolic_atoms if a.is_external}
+        theirs = {a.symbol: a.literal for a in self._shadow._control.symbolic_atoms if a.is_external}
+        shadow_literals = [theirs[mine[abs(lit)]] * (1 if lit > 0 else -1) for lit in literals]
+        other = self._shadow.solve(assumptions, literals=shadow_literals, models=models, optimal_only=optimal_only,
+                                   opt_mode=opt_mode)
+        # an enumeration may come in another order; an optimization's last answer is the optimum
+        same = set(solution.models) == set(other.models) or \
+            bool(solution.models and other.models and solution.model == other.model)
+        if solution.satisfiable != other.satisfiable or not same:
+            differ = set(solution.model) ^ set(other.model) if solution.models and other.models else "satisfiable"
+            raise self._error(f"leaving out rules changed the answer: {sorted(map(str, differ))[:10]}")
 
     def free_externals(self, name: str, arity: int) -> dict[tuple[object, ...], int]:
         """Make the external atoms of a predicate free (neither true nor false) and return
@@ -411,6 +440,8 @@ class Session:
             if atom.is_external:
                 self._control.assign_external(atom.literal, None)
                 out[tuple(_python(a) for a in atom.symbol.arguments)] = atom.literal
+        if self._shadow is not None:
+            self._shadow.free_externals(name, arity)
         return out
 
     def count(self, *, optimal: bool) -> int:
@@ -433,6 +464,8 @@ class Session:
         except RuntimeError as exc:
             raise self._error("solving failed", exc) from None
         self._check_warnings("solving warned")
+        if self._shadow is not None and self._shadow.count(optimal=optimal) != total:
+            raise self._error("leaving out rules changed the number of answers")
         return total
 
 

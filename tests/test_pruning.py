@@ -1,0 +1,91 @@
+"""Sessions leave out the rules that can't fire on their facts: which rules go, and that no
+answer changes (every session of a game and of a sample of scenarios asked twice, with the
+rules left out and with the whole modules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bridge import solver
+from bridge.errors import RuleModuleError
+from bridge.scenario import load_scenario, run_scenario
+from bridge.selfplay import load_deck, play_game, shipped_decks
+from bridge.solver import Session, fact_words, live_statements
+
+SBA = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "sba")
+BEAR = """player("a"). permanent("x"). card_of("x", "bear"). controller_of("x", "a").
+card_value("bear", type, creature). card_value("bear", name, "Grizzly Bears").
+card_value("bear", power_base, 2). card_value("bear", toughness_base, 2)."""
+LEGEND = BEAR + '\ncard_value("bear", supertype, legendary).'
+
+
+def kept(modules: tuple[str, ...], facts: str) -> list[str]:
+    return [str(s) for s in live_statements(modules, fact_words(modules, facts))]
+
+
+def test_a_rule_whose_name_no_fact_gives_is_left_out() -> None:
+    # CR 704.5k is asked only when some fact names the supertype legendary
+    legend_rule = [s for s in kept(SBA, LEGEND) if s.startswith("_legend(")]
+    assert legend_rule
+    assert not [s for s in kept(SBA, BEAR) if s.startswith("_legend(")]
+
+
+def test_rules_left_out_follow_through_the_rules() -> None:
+    # with no planeswalker anywhere, 704.5j's helper goes, and so does the rule reading it
+    rules = kept(SBA, BEAR)
+    assert not [s for s in rules if "_pw_type" in s]
+    assert [s for s in rules if s.startswith("value(")]  # the copiable values stay
+
+
+def test_the_answer_is_the_same_with_and_without_pruning() -> None:
+    for facts in (BEAR, LEGEND, BEAR + '\npermanent("y"). card_of("y", "bear"). controller_of("y", "a").'):
+        pruned = Session(SBA, facts).solve().model
+        whole = Session(SBA, facts, prune=False).solve().model
+        assert pruned == whole
+
+
+def test_facts_holding_rules_turn_pruning_off() -> None:
+    facts = BEAR + '\ncard_value("bear", supertype, S) :- S = legendary.'
+    assert not Session(SBA, facts)._pruned
+    assert Session(SBA, BEAR)._pruned
+
+
+def test_a_pruned_session_takes_no_more_modules() -> None:
+    with pytest.raises(RuleModuleError, match="prune=False"):
+        Session(SBA, BEAR).add_modules(["turn/steps"])
+
+
+@pytest.fixture
+def check_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "CHECK_PRUNING", True)
+
+
+def test_the_cross_check_sees_a_wrong_pruning(check_pruning: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pruning that left out a rule that fires is caught by the cross-check."""
+    real = solver.live_statements
+
+    def too_few(modules: tuple[str, ...], words: frozenset[str]) -> tuple[object, ...]:
+        return tuple(s for s in real(modules, words) if not str(s).startswith("value("))
+    monkeypatch.setattr(solver, "live_statements", too_few)
+    dead_bear = BEAR.replace("toughness_base, 2", "toughness_base, 0")  # CR 704.5f: it dies
+    assert Session(SBA, dead_bear, prune=False).solve().model
+    with pytest.raises(RuleModuleError, match="changed the answer"):
+        Session(SBA, dead_bear).solve()
+
+
+def test_a_self_play_game_gets_the_same_answers_without_pruning(check_pruning: None) -> None:
+    decks = shipped_decks()
+    for a, b, seed in (("grave_pact", "white_weenie", 8), ("black_knights", "blue_skies", 2)):
+        result = play_game((load_deck(decks[a]), load_deck(decks[b])), seed=seed, max_actions=120)
+        assert result.actions == 120 or result.winner is not None
+
+
+SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").rglob("*.yaml"))[::9]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenarios_get_the_same_answers_without_pruning(path: Path, check_pruning: None) -> None:
+    result = run_scenario(load_scenario(path), str(path))
+    assert result.passed, result.difference
