@@ -156,8 +156,21 @@ def _module_rules(name: str) -> tuple[_Rule | None, ...]:
     return tuple(rules)
 
 
+@functools.cache
+def _module_names(name: str) -> tuple[frozenset[str], ...]:
+    """The names each statement of a module writes (predicates, constants, function symbols)."""
+    out = []
+    for statement in module_statements(name):
+        names = _names(statement, set())
+        if statement.ast_type == _T.ShowSignature:
+            names.add(statement.name)
+        out.append(frozenset(names))
+    return tuple(out)
+
+
 class _Program(NamedTuple):
     statements: tuple[clingo.ast.AST, ...]
+    names: tuple[frozenset[str], ...]          # per statement: the names it writes
     rules: tuple[_Rule | None, ...]
     needs: tuple[tuple[Signature, ...], ...]   # per rule: the signatures of its positive body atoms
     words: tuple[frozenset[str], ...]          # per rule: the names written in those atoms
@@ -172,11 +185,11 @@ def _program(modules: tuple[str, ...]) -> _Program:
     needs = tuple(tuple(dict.fromkeys(sig for sig, _ in r.needs)) if r is not None else () for r in rules)
     words = tuple(frozenset().union(*(w for _, w in r.needs)) if r is not None else frozenset() for r in rules)
     vocabulary = frozenset().union(*words, (sig[0] for sigs in needs for sig in sigs))
-    return _Program(statements, rules, needs, words, vocabulary)
+    names = tuple(n for name in modules for n in _module_names(name))
+    return _Program(statements, names, rules, needs, words, vocabulary)
 
 
 _TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
-_HAS_RULES = re.compile(r":-|[{;]")
 
 
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
@@ -185,8 +198,27 @@ def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
     return _program(modules).vocabulary.intersection(_TOKEN.findall(facts))
 
 
+def _read_facts(facts: str, read: frozenset[str]) -> str:
+    """The facts whose predicate some statement names (the others can't change an answer).
+    A line is left out only when it is one plain fact, ``name(...).`` or ``name.``, of a
+    predicate no statement names."""
+    kept = []
+    for line in facts.split("\n"):
+        paren = line.find("(")
+        if paren > 0:
+            name = line[:paren]
+            plain = line.endswith(").") and line.find(").") == len(line) - 2
+        else:
+            name = line[:-1] if line.endswith(".") else ""
+            plain = True
+        if name in read or not plain or not name.isidentifier():
+            kept.append(line)
+    return "\n".join(kept)
+
+
 @functools.lru_cache(maxsize=512)
-def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[clingo.ast.AST, ...]:
+def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[tuple[clingo.ast.AST, ...],
+                                                                               frozenset[str]]:
     """The statements of ``modules`` that can fire on facts whose names are ``words``.
 
     A rule can fire only when each of its positive body atoms can be true, so when its
@@ -196,7 +228,8 @@ def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[cl
     names on.  The rules that can fire are the least fixpoint of these conditions, and the
     others are left out, which changes no answer.  The ``#defined`` declarations are left
     out too: they only keep clingo from warning of undefined atoms, which a session that
-    leaves rules out ignores."""
+    leaves rules out doesn't ask about.  Also returned: every name the statements kept write
+    (a fact of another predicate can't change an answer)."""
     program = _program(modules)
     rules = program.rules
     have: set[object] = set(words)               # names in some atom, and ("sig", signature) derived
@@ -228,8 +261,8 @@ def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[cl
                 missing[j] -= 1
                 if missing[j] == 0:
                     ready.append(j)
-    return tuple(s for i, s in enumerate(program.statements)
-                 if live[i] and s.ast_type != _T.Defined)
+    kept = [i for i, s in enumerate(program.statements) if live[i] and s.ast_type != _T.Defined]
+    return tuple(program.statements[i] for i in kept), frozenset().union(*(program.names[i] for i in kept))
 
 
 def symbol(value: object) -> clingo.Symbol:
@@ -318,18 +351,23 @@ class Session:
         self._warnings: list[str] = []
         self._shadow: Session | None = None
         # facts that hold rules could derive what the pruning takes for facts only
-        self._pruned = prune = prune and not _HAS_RULES.search(facts)
+        self._pruned = prune = prune and not (":-" in facts or "{" in facts or ";" in facts)
         parts = list(parts)
         if prune:
             _check_modules(self._modules, tuple((name, tuple(args)) for name, args in parts))
         started = time.perf_counter()
-        self._control = clingo.Control(["--warn=all", *arguments], logger=self._log, message_limit=50)
+        # a session that leaves rules out would hear of atoms only the rules left out derive;
+        # the whole modules were checked for them (_check_modules), and facts have no bodies
+        warn = ["--warn=all", "--warn=no-atom-undefined"] if prune else ["--warn=all"]
+        self._control = clingo.Control([*warn, *arguments], logger=self._log, message_limit=50)
         try:
             if prune:
                 # the arguments of the program parts are names in atoms too
                 words = fact_words(self._modules, facts).union(
                     _TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
-                self._add_statements(live_statements(self._modules, words))
+                statements, read = live_statements(self._modules, words)
+                self._add_statements(statements)
+                facts = _read_facts(facts, read)
             else:
                 self._add_statements(s for name in self._modules for s in module_statements(name))
             self._control.add("base", [], facts)
@@ -353,11 +391,8 @@ class Session:
         self._modules += tuple(modules)
 
     def _log(self, code: clingo.MessageCode, message: str) -> None:
-        if _IGNORED_WARNING.search(message):
-            return
-        if self._pruned and code == clingo.MessageCode.AtomUndefined and message.startswith(str(rules_dir())):
-            return  # in a rule module: the rules left out could derive it; the whole modules are checked once
-        self._warnings.append(message.strip())
+        if not _IGNORED_WARNING.search(message):
+            self._warnings.append(message.strip())
 
     def _error(self, what: str, exc: Exception | None = None) -> RuleModuleError:
         detail = "; ".join(self._warnings) or (str(exc) if exc else "")

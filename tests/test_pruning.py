@@ -22,7 +22,7 @@ LEGEND = BEAR + '\ncard_value("bear", supertype, legendary).'
 
 
 def kept(modules: tuple[str, ...], facts: str) -> list[str]:
-    return [str(s) for s in live_statements(modules, fact_words(modules, facts))]
+    return [str(s) for s in live_statements(modules, fact_words(modules, facts))[0]]
 
 
 def test_a_rule_whose_name_no_fact_gives_is_left_out() -> None:
@@ -66,8 +66,9 @@ def test_the_cross_check_sees_a_wrong_pruning(check_pruning: None, monkeypatch: 
     """A pruning that left out a rule that fires is caught by the cross-check."""
     real = solver.live_statements
 
-    def too_few(modules: tuple[str, ...], words: frozenset[str]) -> tuple[object, ...]:
-        return tuple(s for s in real(modules, words) if not str(s).startswith("value("))
+    def too_few(modules: tuple[str, ...], words: frozenset[str]) -> tuple[tuple[object, ...], frozenset[str]]:
+        statements, read = real(modules, words)
+        return tuple(s for s in statements if not str(s).startswith("value(")), read
     monkeypatch.setattr(solver, "live_statements", too_few)
     dead_bear = BEAR.replace("toughness_base, 2", "toughness_base, 0")  # CR 704.5f: it dies
     assert Session(SBA, dead_bear, prune=False).solve().model
