@@ -96,7 +96,7 @@ _POSITIONS: "dict[int, tuple[GameState, CardPool, Position]]" = {}
 # they change nothing it asks about).
 _SBA_ANSWERS: "dict[str, frozenset[clingo.Symbol]]" = {}
 # The groundings of positions with the step left open, by position without its step.
-_TURN_SESSIONS: "dict[str, tuple[Session, dict[tuple[object, ...], int]]]" = {}
+_TURN_SESSIONS: "dict[str, tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]]" = {}
 
 
 def _position(state: GameState, pool: CardPool) -> Position:
@@ -357,26 +357,33 @@ class Game:
         known = _SBA_ANSWERS.get(key)
         if known is not None:
             return known
-        session, steps = self._turn_session()
-        model = session.solve(literals=[lit if args == (self.state.step,) else -lit for args, lit in steps.items()]).model
+        session, steps, tapped = self._turn_session()
+        literals = [lit if args == (self.state.step,) else -lit for args, lit in steps.items()]
+        now_tapped = {(p.id,) for p in self.state.permanents() if p.tapped}
+        literals += [lit if args in now_tapped else -lit for args, lit in tapped.items()]
+        model = session.solve(literals=literals).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
         _SBA_ANSWERS[key] = model
         return model
 
-    def _turn_session(self) -> tuple[Session, dict[tuple[object, ...], int]]:
-        """The position grounded with the step left open (an external atom for each step): a
-        turn whose steps change nothing else is answered by one grounding."""
+    def _turn_session(self) -> tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]:
+        """The position grounded with the step and which permanents are tapped left open (an
+        external atom for each step and for each permanent being tapped): a turn whose steps
+        change nothing else, or only what is tapped (mana paid, the untap step), is answered
+        by one grounding."""
         from bridge.stack import _steps_key
         key = f"{id(self.pool)}:" + _steps_key(self.state.model_copy(update={"step": "untap"}))
         known = _TURN_SESSIONS.get(key)
         if known is not None:
             return known
-        step_fact = f"\nstep({self.state.step}).\n"
-        facts = self.position.facts.replace(step_fact, "\n", 1) + "\n" + \
-            " ".join(f"#external step({s})." for s in ALL_STEPS)
-        session = Session(self.modules("sba", *STEPS), facts)
-        known = session, session.free_externals("step", 1)
+        step_fact = f"step({self.state.step})."
+        facts = "\n".join(line for line in self.position.facts.split("\n")
+                          if line != step_fact and not line.startswith("tapped(")) + "\n" + \
+            " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
+            "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
+        session = Session.shared(self.modules("sba", *STEPS), facts)
+        known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
         _TURN_SESSIONS[key] = known

@@ -335,6 +335,28 @@ class Stats:
 STATS = Stats()
 
 
+class _Prepared(NamedTuple):
+    """What a session adds to clingo: the statements kept (None: every statement of the
+    modules) and the facts."""
+    statements: tuple[clingo.ast.AST, ...] | None
+    facts: str
+
+
+def _prepare(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Sequence[object]]],
+             prune: bool) -> _Prepared:
+    # facts that hold rules could derive what the pruning takes for facts only
+    if not prune or ":-" in facts or "{" in facts or ";" in facts:
+        return _Prepared(None, facts)
+    _check_modules(modules, tuple((name, tuple(args)) for name, args in parts))
+    # the arguments of the program parts are names in atoms too
+    words = fact_words(modules, facts).union(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
+    statements, read = live_statements(modules, words)
+    return _Prepared(statements, _read_facts(facts, read))
+
+
+_SHARED: "dict[tuple[object, ...], Session]" = {}
+
+
 class Session:
     """One grounded program: a position's facts with the rule modules a question needs.
 
@@ -344,39 +366,51 @@ class Session:
     """
 
     def __init__(self, modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (),
-                 arguments: Sequence[str] = (), prune: bool = True) -> None:
+                 arguments: Sequence[str] = (), prune: bool = True, _program: "_Prepared | None" = None) -> None:
         """``prune``: leave out the rules that can't fire on ``facts`` (not for a session
         that will take more modules or facts)."""
         self._modules = tuple(modules)
         self._warnings: list[str] = []
         self._shadow: Session | None = None
-        # facts that hold rules could derive what the pruning takes for facts only
-        self._pruned = prune = prune and not (":-" in facts or "{" in facts or ";" in facts)
         parts = list(parts)
-        if prune:
-            _check_modules(self._modules, tuple((name, tuple(args)) for name, args in parts))
+        prepared = _program or _prepare(self._modules, facts, parts, prune)
+        self._pruned = prune = prepared.statements is not None
         started = time.perf_counter()
         # a session that leaves rules out would hear of atoms only the rules left out derive;
         # the whole modules were checked for them (_check_modules), and facts have no bodies
         warn = ["--warn=all", "--warn=no-atom-undefined"] if prune else ["--warn=all"]
         self._control = clingo.Control([*warn, *arguments], logger=self._log, message_limit=50)
         try:
-            if prune:
-                # the arguments of the program parts are names in atoms too
-                words = fact_words(self._modules, facts).union(
-                    _TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
-                statements, read = live_statements(self._modules, words)
-                self._add_statements(statements)
-                facts = _read_facts(facts, read)
+            if prepared.statements is not None:
+                self._add_statements(prepared.statements)
             else:
                 self._add_statements(s for name in self._modules for s in module_statements(name))
-            self._control.add("base", [], facts)
+            self._control.add("base", [], prepared.facts)
         except RuntimeError as exc:
             raise self._error("the position's facts do not parse", exc) from None
         STATS.sessions += 1
         STATS.add_seconds += time.perf_counter() - started
         self._shadow = Session(modules, facts, parts, arguments, prune=False) if prune and CHECK_PRUNING else None
         self.ground([("base", ()), *parts])
+
+    @classmethod
+    def shared(cls, modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequence[object]]] = ()) \
+            -> "Session":
+        """A session for a question that only solves (with literals on externals) and frees
+        externals: one made earlier for the same program, the same rules kept and the same
+        facts read, is given again (the facts that no rule reads may differ)."""
+        modules = tuple(modules)
+        prepared = _prepare(modules, facts, parts, True)
+        key = (modules, tuple((name, tuple(args)) for name, args in parts), prepared.statements, prepared.facts)
+        known = _SHARED.get(key)
+        if known is None:
+            known = cls(modules, facts, parts, _program=prepared)
+            if len(_SHARED) >= 16:
+                del _SHARED[next(iter(_SHARED))]
+        else:
+            del _SHARED[key]  # most recent last
+        _SHARED[key] = known
+        return known
 
     def _add_statements(self, statements: Iterable[clingo.ast.AST]) -> None:
         with clingo.ast.ProgramBuilder(self._control) as builder:
