@@ -25,7 +25,7 @@ from bridge.game import Game
 from bridge.cards import TargetSpec, mana_symbols
 from bridge.models import (Action, Activate, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
                            StackObject)
-from bridge.solver import Session
+from bridge.solver import answer
 
 __all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "FirstLegalAgent", "HumanAgent", "play",
            "describe_action", "game_over"]
@@ -190,7 +190,7 @@ def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int
     slots = len(_spec_targets(game, item))
     facts += "\n" + "\n".join(f"stack_target({oid}, {i}, {asp_string(c or '')})."
                               for i in range(1, slots + 1) for c in candidates)
-    model = Session(game.modules(*stack.ACTING), facts).solve().model
+    model = answer(game.modules(*stack.ACTING), facts).model
     legal: dict[int, list[str]] = {i: [] for i in range(1, slots + 1)}
     for s in model:
         if s.match("legal_target", 3) and s.arguments[0].string == item.id:

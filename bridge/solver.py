@@ -28,7 +28,8 @@ import clingo.ast
 from bridge.errors import RuleModuleError
 from bridge.paths import rules_dir
 
-__all__ = ["Solution", "Session", "solve", "module_statements", "symbol", "live_statements", "fact_words"]
+__all__ = ["Solution", "Session", "solve", "answer", "module_statements", "symbol", "live_statements",
+           "fact_words"]
 
 
 @functools.cache
@@ -549,3 +550,22 @@ def solve(modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequenc
           **options: object) -> Solution:
     """Ground ``modules`` with ``facts`` and the given parts, and solve once."""
     return Session(modules, facts, parts).solve(**options)  # type: ignore[arg-type]
+
+
+_ANSWERS: "dict[tuple[object, ...], Solution]" = {}
+
+
+def answer(modules: Sequence[str], facts: str) -> Solution:
+    """The answer of ``modules`` on ``facts`` (all answer sets, or the optimum), given again
+    for a question asked before whose program is the same: the same rules kept and the
+    same facts read (the facts that no rule reads may differ)."""
+    modules = tuple(modules)
+    prepared = _prepare(modules, facts, (), True)
+    key = (modules, prepared.statements, prepared.facts)
+    known = _ANSWERS.get(key)
+    if known is None:
+        known = Session(modules, facts, _program=prepared).solve()
+        if len(_ANSWERS) >= 64:
+            del _ANSWERS[next(iter(_ANSWERS))]
+        _ANSWERS[key] = known
+    return known

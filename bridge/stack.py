@@ -23,7 +23,7 @@ from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameSt
                            StackObject, fresh_id)
 from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, lose, place,
                                  return_instead_of_draw, sources as replacement_sources)
-from bridge.solver import Session
+from bridge.solver import Session, answer
 from bridge.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _judge(game: "Game", item: StackObject, marker: str, pay: list[str] | None,
     for s in pay or []:
         game._require_permanent_at(s, "pay")
     facts = _acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
-    model = Session(game.modules(*ACTING), facts).solve().model
+    model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
 
 
