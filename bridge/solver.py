@@ -338,9 +338,11 @@ STATS = Stats()
 
 class _Prepared(NamedTuple):
     """What a session adds to clingo: the statements kept (None: every statement of the
-    modules) and the facts."""
+    modules) and the facts; the names the statements were kept for (they tell the kept
+    statements, and are quicker to compare)."""
     statements: tuple[clingo.ast.AST, ...] | None
     facts: str
+    words: frozenset[str] = frozenset()
 
 
 def _prepare(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Sequence[object]]],
@@ -352,7 +354,7 @@ def _prepare(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Se
     # the arguments of the program parts are names in atoms too
     words = fact_words(modules, facts).union(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
     statements, read = live_statements(modules, words)
-    return _Prepared(statements, _read_facts(facts, read))
+    return _Prepared(statements, _read_facts(facts, read), words)
 
 
 _SHARED: "dict[tuple[object, ...], Session]" = {}
@@ -402,7 +404,7 @@ class Session:
         facts read, is given again (the facts that no rule reads may differ)."""
         modules = tuple(modules)
         prepared = _prepare(modules, facts, parts, True)
-        key = (modules, tuple((name, tuple(args)) for name, args in parts), prepared.statements, prepared.facts)
+        key = (modules, tuple((name, tuple(args)) for name, args in parts), prepared.words, prepared.facts)
         known = _SHARED.get(key)
         if known is None:
             known = cls(modules, facts, parts, _program=prepared)
@@ -561,7 +563,7 @@ def answer(modules: Sequence[str], facts: str) -> Solution:
     same facts read (the facts that no rule reads may differ)."""
     modules = tuple(modules)
     prepared = _prepare(modules, facts, (), True)
-    key = (modules, prepared.statements, prepared.facts)
+    key = (modules, prepared.statements is None, prepared.words, prepared.facts)
     known = _ANSWERS.get(key)
     if known is None:
         known = Session(modules, facts, _program=prepared).solve()
