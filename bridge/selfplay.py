@@ -133,6 +133,11 @@ class GameResult:
     seconds: float
     log: dict[str, object] = field(default_factory=dict)
     final: GameState | None = None
+    log_hash: str = ""          # a short hash of the game log: the same game played again has it
+
+    @staticmethod
+    def hash_log(log: dict[str, object]) -> str:
+        return hashlib.sha1(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def check_invariants(game: Game, sizes: dict[str, int]) -> None:
@@ -181,8 +186,8 @@ def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, chec
     reasons = {ENDINGS.get(p.lost_by or "", "other") for p in game.state.players if p.lost}
     ending = "unfinished" if winner is None else reasons.pop() if len(reasons) == 1 else "several"
     return GameResult(winner=winner, ending=ending if winner != "none" else "draw", actions=len(game.log),
-                      turns=game.state.turn, seconds=time.perf_counter() - started, log=game.game_log(),
-                      final=game.state)
+                      turns=game.state.turn, seconds=time.perf_counter() - started, log=(log := game.game_log()),
+                      final=game.state, log_hash=GameResult.hash_log(log))
 
 
 @dataclass(frozen=True)
@@ -219,7 +224,7 @@ def _run_task(task: Task) -> Outcome:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(result.log))
     return Outcome(task, GameResult(winner=result.winner, ending=result.ending, actions=result.actions,
-                                    turns=result.turns, seconds=result.seconds))
+                                    turns=result.turns, seconds=result.seconds, log_hash=result.log_hash))
 
 
 def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
@@ -236,7 +241,9 @@ def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
 class ResultsFile:
     """The results of finished games, one JSON line each, so that a long run that was
     stopped can go on where it stopped: a game is known by its decks (names and cards), its
-    seed and its action limit.  Games that failed are not kept (they are played again)."""
+    seed and its action limit, and its line keeps a hash of its log, so that playing it
+    again with a later engine tells whether that engine plays the same game.  Games that
+    failed are not kept (they are played again)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -255,7 +262,7 @@ class ResultsFile:
                 key = tuple(entry["key"])
                 self.known[key] = GameResult(winner=entry["winner"], ending=entry["ending"],
                                              actions=int(entry["actions"]), turns=int(entry["turns"]),
-                                             seconds=float(entry["seconds"]))
+                                             seconds=float(entry["seconds"]), log_hash=entry.get("log", ""))
             except (ValueError, KeyError, TypeError) as exc:
                 raise InputError(f"not a game result: {exc}", source=str(path), location=f"line {number}") from None
 
@@ -272,7 +279,8 @@ class ResultsFile:
         """Append a finished game."""
         self.known[self.key(task)] = result
         entry = {"key": list(self.key(task)), "winner": result.winner, "ending": result.ending,
-                 "actions": result.actions, "turns": result.turns, "seconds": round(result.seconds, 3)}
+                 "actions": result.actions, "turns": result.turns, "seconds": round(result.seconds, 3),
+                 "log": result.log_hash}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as out:
             out.write(json.dumps(entry) + "\n")

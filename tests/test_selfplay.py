@@ -3,6 +3,7 @@ after every action, and their logs replaying."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from click.testing import CliRunner
 from bridge.cli import main
 from bridge.errors import InputError
 from bridge.game import Game
-from bridge.selfplay import load_deck, play_game, shipped_decks, start_game
+from bridge.selfplay import GameResult, load_deck, play_game, shipped_decks, start_game
 
 
 def test_every_shipped_deck_loads_with_forty_cards() -> None:
@@ -129,7 +130,12 @@ def test_cli_selfplay_results_file_lets_a_stopped_run_go_on(tmp_path: Path) -> N
     played = [line for line in second.output.splitlines() if line.startswith("[")]
     assert len(played) == 1 and "seed 2" in played[0]
     assert "all: 2 games" in second.output
-    assert len(results.read_text().splitlines()) == 2
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(lines) == 2
+    # each game's log hash: the same game played again has it
+    decks = shipped_decks()
+    again = play_game((load_deck(decks["red_goblins"]), load_deck(decks["green_stompy"])), seed=2, max_actions=30)
+    assert lines[1]["key"][4] == 2 and lines[1]["log"] == again.log_hash == GameResult.hash_log(again.log)
 
 
 def test_cli_selfplay_bad_results_file_is_reported(tmp_path: Path) -> None:
