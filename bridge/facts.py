@@ -6,6 +6,7 @@ for every predicate).  Object ids and player names become ASP strings.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -35,7 +36,7 @@ class Position:
     timestamps: dict[str, int]      # object id -> timestamp
     live: str = ""                  # the facts without the cards only in hands, libraries and graveyards
 
-    @property
+    @functools.cached_property
     def layered(self) -> bool:
         """Does some effect apply in layers 1-6 (so the rules need their states)?"""
         return _LAYERED.search(self.facts) is not None

@@ -171,6 +171,7 @@ def _module_names(name: str) -> tuple[frozenset[str], ...]:
 
 class _Program(NamedTuple):
     statements: tuple[clingo.ast.AST, ...]
+    declarations: tuple[bool, ...]             # per statement: is it a ``#defined`` declaration
     names: tuple[frozenset[str], ...]          # per statement: the names it writes
     rules: tuple[_Rule | None, ...]
     needs: tuple[tuple[Signature, ...], ...]   # per rule: the signatures of its positive body atoms
@@ -187,7 +188,8 @@ def _program(modules: tuple[str, ...]) -> _Program:
     words = tuple(frozenset().union(*(w for _, w in r.needs)) if r is not None else frozenset() for r in rules)
     vocabulary = frozenset().union(*words, (sig[0] for sigs in needs for sig in sigs))
     names = tuple(n for name in modules for n in _module_names(name))
-    return _Program(statements, names, rules, needs, words, vocabulary)
+    declarations = tuple(s.ast_type == _T.Defined for s in statements)
+    return _Program(statements, declarations, names, rules, needs, words, vocabulary)
 
 
 _TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
@@ -199,22 +201,27 @@ def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
     return _program(modules).vocabulary.intersection(_TOKEN.findall(facts))
 
 
+@functools.cache
+def _input_predicates() -> frozenset[str]:
+    """The predicates the bridge may give as facts (declared in ``inputs.lp``)."""
+    return frozenset(s.name for s in module_statements("inputs") if s.ast_type == _T.Defined)
+
+
+@functools.lru_cache(maxsize=64)
+def _unread_facts(read: frozenset[str]) -> "re.Pattern[str] | None":
+    """A pattern of the lines that are one plain fact of an input predicate no statement
+    names (no ``).`` inside the line: a line that may hold two facts is kept)."""
+    unread = sorted(_input_predicates() - read)
+    if not unread:
+        return None
+    return re.compile(r"^(?:" + "|".join(map(re.escape, unread)) + r")(?:\((?:[^)\n]|\)(?!\.))*\))?\.$\n?", re.M)
+
+
 def _read_facts(facts: str, read: frozenset[str]) -> str:
-    """The facts whose predicate some statement names (the others can't change an answer).
-    A line is left out only when it is one plain fact, ``name(...).`` or ``name.``, of a
-    predicate no statement names."""
-    kept = []
-    for line in facts.split("\n"):
-        paren = line.find("(")
-        if paren > 0:
-            name = line[:paren]
-            plain = line.endswith(").") and line.find(").") == len(line) - 2
-        else:
-            name = line[:-1] if line.endswith(".") else ""
-            plain = True
-        if name in read or not plain or not name.isidentifier():
-            kept.append(line)
-    return "\n".join(kept)
+    """The facts less those of input predicates no kept statement names (they can't change
+    an answer)."""
+    pattern = _unread_facts(read)
+    return facts if pattern is None else pattern.sub("", facts)
 
 
 @functools.lru_cache(maxsize=512)
@@ -262,7 +269,7 @@ def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[tu
                 missing[j] -= 1
                 if missing[j] == 0:
                     ready.append(j)
-    kept = [i for i, s in enumerate(program.statements) if live[i] and s.ast_type != _T.Defined]
+    kept = [i for i, declaration in enumerate(program.declarations) if live[i] and not declaration]
     return tuple(program.statements[i] for i in kept), frozenset().union(*(program.names[i] for i in kept))
 
 
@@ -375,6 +382,7 @@ class Session:
         self._modules = tuple(modules)
         self._warnings: list[str] = []
         self._shadow: Session | None = None
+        self._freed: dict[tuple[str, int], dict[tuple[object, ...], int]] = {}
         parts = list(parts)
         prepared = _program or _prepare(self._modules, facts, parts, prune)
         self._pruned = prune = prepared.statements is not None
@@ -507,7 +515,11 @@ class Session:
     def free_externals(self, name: str, arity: int) -> dict[tuple[object, ...], int]:
         """Make the external atoms of a predicate free (neither true nor false) and return
         their program literals by arguments, to be fixed per solve with ``literals``."""
+        known = self._freed.get((name, arity))
+        if known is not None:
+            return known
         out: dict[tuple[object, ...], int] = {}
+        self._freed[(name, arity)] = out
         for atom in self._control.symbolic_atoms.by_signature(name, arity):
             if atom.is_external:
                 self._control.assign_external(atom.literal, None)
