@@ -250,6 +250,28 @@ def replay(log_path: str) -> None:
     click.echo(f"{len(game.log)} actions replayed")
 
 
+def _recheck(known: list, count: int, jobs: int) -> None:
+    """Play ``count`` recorded games again (spread evenly over them) and compare their logs."""
+    from bridge.selfplay import run_tasks
+    if not known:
+        _fail("--recheck: the results file holds none of this run's games")
+        return
+    step = max(1, len(known) // count)
+    chosen = known[::step][:count]
+    differ = []
+    for old, new in zip(chosen, run_tasks([o.task for o in chosen], jobs)):
+        a, b = old.task.decks
+        where = f"{a.name} vs {b.name}, seed {old.task.seed}"
+        if new.result is None:
+            differ.append(f"{where}: {new.failure}")
+        elif not old.result.log_hash or new.result.log_hash != old.result.log_hash:
+            differ.append(f"{where}: log {new.result.log_hash}, recorded {old.result.log_hash or '(none)'}")
+    click.echo(f"recheck: {len(chosen) - len(differ)} of {len(chosen)} recorded games played again the same")
+    if differ:
+        click.echo("  " + "\n  ".join(differ), err=True)
+        sys.exit(1)
+
+
 @main.command()
 @click.option("--games", default=10, show_default=True, help="games for each pair of decks")
 @click.option("--seed", default=1, show_default=True)
@@ -262,8 +284,11 @@ def replay(log_path: str) -> None:
 @click.option("--results", "results_path", type=click.Path(dir_okay=False),
               help="keep each finished game's result in this file (JSON lines); a run given the same file "
                    "plays only the games it doesn't hold yet")
+@click.option("--recheck", type=click.IntRange(min=1),
+              help="with --results: play K of the games the file holds again, spread over the run, and check "
+                   "that they are the same games (the hash of their logs); play nothing else")
 def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None,
-             jobs: int, progress: bool, results_path: str | None) -> None:
+             jobs: int, progress: bool, results_path: str | None, recheck: int | None) -> None:
     """Random legal games between decks, checking the state after every action; prints
     games per second, actions per second and how the games ended.  Exit status 1 when a
     game crashed or broke an invariant (each is named with its decks and seed)."""
@@ -285,6 +310,9 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     # game by game across the pairs, so that a run stopped early has covered every pair alike
     tasks = [Task((a, b), seed + g, max_actions, log_dir) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]
+    if recheck is not None:
+        _recheck(known, recheck, jobs)
+        return
     if known:
         click.echo(f"{len(known)} of {len(tasks)} games already played ({results_path}); playing the others")
     to_play = [t for t in tasks if recorded is None or recorded.get(t) is None]

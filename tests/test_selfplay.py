@@ -145,3 +145,19 @@ def test_cli_selfplay_bad_results_file_is_reported(tmp_path: Path) -> None:
                                        "--results", str(results)])
     assert result.exit_code == 2
     assert "results.jsonl" in result.output and "line 1" in result.output and "Traceback" not in result.output
+
+
+def test_cli_selfplay_recheck_plays_recorded_games_again(tmp_path: Path) -> None:
+    results = tmp_path / "results.jsonl"
+    args = ["selfplay", "--decks", "red_goblins", "green_stompy", "--max-actions", "30", "--games", "2",
+            "--results", str(results)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    same = CliRunner().invoke(main, [*args, "--recheck", "2"])
+    assert same.exit_code == 0 and "2 of 2 recorded games played again the same" in same.output
+    # a recorded game whose log differs from what the engine plays now is named
+    lines = results.read_text().splitlines()
+    entry = json.loads(lines[0])
+    entry["log"] = "0" * 16
+    results.write_text("\n".join([json.dumps(entry), *lines[1:]]) + "\n")
+    changed = CliRunner().invoke(main, [*args, "--recheck", "2"])
+    assert changed.exit_code == 1 and "1 of 2" in changed.output and "seed 1" in changed.output
