@@ -8,8 +8,11 @@ as :class:`RuleModuleError`, as is any grounding or solving error, with the modu
 
 Grounding costs some 12 microseconds for every rule even when nothing matches it, so a
 session leaves out the rules that can't fire on its facts (:func:`live_statements`): a rule
-one of whose positive body atoms no fact and no other rule that can fire could give.  The
-answer is the same; the modules are checked for warnings once, whole.
+one of whose positive body atoms no fact and no rule that can fire could give, and clingo
+gets only the facts some rule kept reads.  The answer is the same (``CHECK_PRUNING`` checks
+it); the modules are checked for warnings once, whole.  :meth:`Session.shared` and
+:func:`answer` give a session or an answer again for a question whose program (rules kept,
+facts read) is one asked before.
 """
 
 from __future__ import annotations
@@ -125,8 +128,8 @@ def _rule(statement: clingo.ast.AST, parameters: frozenset[str] = frozenset()) -
     elif statement.ast_type == _T.Rule:
         heads = _head_signatures(statement.head)
         makes = _names(statement.head, set())
-    elif statement.ast_type == _T.Definition:
-        return _Rule((), (), frozenset(_names(statement.value, set())))
+    elif statement.ast_type == _T.Definition:  # the constant's name stands for its value
+        return _Rule((), (), frozenset(_names(statement.value, {statement.name})))
     else:
         return None
     if any(h is None for h in heads):
