@@ -682,16 +682,15 @@ def _search_parts(kind: str, mode: str) -> list[tuple[str, tuple[object, ...]]]:
 def _check_fresh_model(game: Game, kind: str, facts: list[str], results: bool = False) -> frozenset[clingo.Symbol]:
     """One declaration on a fresh grounding.  The declared world is grounded and solved
     first; only when it leaves unobeyed a requirement some declaration could obey is the
-    search for a better declaration grounded (multi-shot, in the same control) and solved."""
+    search for a better declaration grounded with it and solved."""
     modules = _modules(game, kind)[:-1] + (("combat/results",) if results else ())
-    session = Session(modules, game.position.facts + "\n" + "\n".join(facts), [(kind, (DECLARED,))], prune=False)
-    model = session.solve().model
+    position = game.position.facts + "\n" + "\n".join(facts)
+    model = Session(modules, position, [(kind, (DECLARED,))]).solve().model
     needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
     if needed in model:
-        session.add_modules([_modules(game, kind)[-1]])
-        session.ground([*_search_parts(kind, "always"), (f"{kind}_judgement", ()),
-                        (f"{kind}_judgement_by_search", ())])
-        model = session.solve().model
+        model = Session((*modules, _modules(game, kind)[-1]), position,
+                        [(kind, (DECLARED,)), *_search_parts(kind, "always"), (f"{kind}_judgement", ()),
+                         (f"{kind}_judgement_by_search", ())]).solve().model
     return model
 
 
