@@ -180,6 +180,7 @@ class _Program(NamedTuple):
     needs: tuple[tuple[Signature, ...], ...]   # per rule: the signatures of its positive body atoms
     words: tuple[frozenset[str], ...]          # per rule: the names written in those atoms
     vocabulary: frozenset[str]                 # every name whose presence in the facts matters
+    shows: bool                                # has it a #show statement
 
 
 @functools.cache
@@ -192,7 +193,8 @@ def _program(modules: tuple[str, ...]) -> _Program:
     vocabulary = frozenset().union(*words, (sig[0] for sigs in needs for sig in sigs))
     names = tuple(n for name in modules for n in _module_names(name))
     declarations = tuple(s.ast_type == _T.Defined for s in statements)
-    return _Program(statements, declarations, names, rules, needs, words, vocabulary)
+    shows = any(s.ast_type in (_T.ShowSignature, _T.ShowTerm) for s in statements)
+    return _Program(statements, declarations, names, rules, needs, words, vocabulary, shows)
 
 
 _TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
@@ -364,7 +366,9 @@ def _prepare(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Se
     # the arguments of the program parts are names in atoms too
     words = fact_words(modules, facts).union(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
     statements, read = live_statements(modules, words)
-    return _Prepared(statements, _read_facts(facts, read), words)
+    # without a #show statement every atom is shown, the facts too: then none is left out
+    shows = _program(modules).shows
+    return _Prepared(statements, _read_facts(facts, read) if shows else facts, words)
 
 
 _SHARED: "dict[tuple[object, ...], Session]" = {}

@@ -46,6 +46,15 @@ def test_the_answer_is_the_same_with_and_without_pruning() -> None:
         assert pruned == whole
 
 
+def test_without_a_show_statement_every_fact_stays() -> None:
+    # a program with no #show shows every atom, so no fact may be left out of it
+    modules = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "combat/common")
+    facts = BEAR + '\nlife("a", 20).\nhand_size("a", 3).'
+    pruned = Session(modules, facts).solve().model
+    assert pruned == Session(modules, facts, prune=False).solve().model
+    assert any(str(a) == 'hand_size("a",3)' for a in pruned)
+
+
 def test_facts_holding_rules_turn_pruning_off() -> None:
     facts = BEAR + '\ncard_value("bear", supertype, S) :- S = legendary.'
     assert not Session(SBA, facts)._pruned
