@@ -21,8 +21,9 @@ _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|cha
                       r"^card_value\([^,]+, ability, (enters_as_copy\w*|changeling)\)", re.M)
 
 
+@functools.lru_cache(maxsize=8192)
 def asp_string(text: str) -> str:
-    """An ASP string literal."""
+    """An ASP string literal (ids and names recur: each is quoted once)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 

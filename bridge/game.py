@@ -29,7 +29,7 @@ from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cas
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
 from bridge.models import STEPS as ALL_STEPS
-from bridge.solver import Session
+from bridge.solver import Session, remember_facts
 from bridge.verdict import Verdict, ViolationReader
 
 __all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks"]
@@ -102,8 +102,10 @@ _TURN_SESSIONS: "dict[str, tuple[Session, dict[tuple[object, ...], int], dict[tu
 def _position(state: GameState, pool: CardPool) -> Position:
     known = _POSITIONS.get(id(state))
     if known is not None and known[0] is state and known[1] is pool:
+        remember_facts(known[2].facts)
         return known[2]
     position = position_facts(state, pool)
+    remember_facts(position.facts)
     if len(_POSITIONS) >= 64:
         del _POSITIONS[next(iter(_POSITIONS))]
     _POSITIONS[id(state)] = (state, pool, position)

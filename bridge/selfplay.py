@@ -30,7 +30,7 @@ from bridge.agents import RandomAgent, decisions, game_over
 from bridge.cards import CardPool
 from bridge.errors import InputError
 from bridge.game import Game
-from bridge.models import GameState
+from bridge.models import ZONES, GameState
 from bridge.paths import decks_dir
 
 __all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
@@ -141,14 +141,19 @@ class GameResult:
 
 
 def check_invariants(game: Game, sizes: dict[str, int]) -> None:
-    """Every card in exactly one zone (ids are unique by construction: counted here), no
+    """Every object id used once, every card in exactly one zone, no
     state-based action pending when a player has priority (CR 115.5), life and counters
     sane."""
     state = game.state
+    ids = [o.id for p in state.players for zone in ZONES for o in getattr(p, zone)] + \
+        [s.id for s in state.stack if s.id is not None]
+    if len(set(ids)) != len(ids):
+        raise InvariantError(f"ids used twice: {sorted(i for i, n in Counter(ids).items() if n > 1)}")
     for player in state.players:
         owned = sum(1 for zone in ("library", "hand", "graveyard", "exile") for c in getattr(player, zone)
                     if not c.token and not c.copy_of_card)
-        owned += sum(1 for p in state.permanents() if not p.token and _owner(state, p.id or "") == player.name)
+        # a permanent's owner is the player whose battlefield lists it (its controller may differ)
+        owned += sum(1 for p in player.battlefield if not p.token)
         owned += sum(1 for s in state.stack if s.card is not None and not s.copy_of_card
                      and (s.controller or state.active) == player.name)
         if owned != sizes[player.name]:
@@ -159,13 +164,6 @@ def check_invariants(game: Game, sizes: dict[str, int]) -> None:
     if state.priority is not None and not game_over(game) and game.state_based_actions():
         raise InvariantError(f"state-based actions pending while {state.priority} has priority: "
                              f"{game.state_based_actions()}")
-
-
-def _owner(state: GameState, object_id: str) -> str:
-    for player in state.players:
-        if any(p.id == object_id for p in player.battlefield):
-            return player.name
-    return ""
 
 
 def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, check: bool = True,

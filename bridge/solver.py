@@ -32,7 +32,7 @@ from bridge.errors import RuleModuleError
 from bridge.paths import rules_dir
 
 __all__ = ["Solution", "Session", "solve", "answer", "module_statements", "symbol", "live_statements",
-           "fact_words"]
+           "fact_words", "remember_facts"]
 
 
 @functools.cache
@@ -200,10 +200,57 @@ def _program(modules: tuple[str, ...]) -> _Program:
 _TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
 
 
+class _Base:
+    """A position's facts, which many questions give with a few lines more: the names in
+    them and what is left of them without the facts no kept statement reads are worked out
+    once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._tokens: frozenset[str] | None = None
+        self._read: dict[frozenset[str], str] = {}
+
+    def tokens(self) -> frozenset[str]:
+        if self._tokens is None:
+            self._tokens = frozenset(_TOKEN.findall(self.text))
+        return self._tokens
+
+    def read_facts(self, read: frozenset[str]) -> str:
+        known = self._read.get(read)
+        if known is None:
+            known = self._read[read] = _read_lines(self.text, read)
+        return known
+
+
+_BASES: list[_Base] = []
+
+
+def remember_facts(text: str) -> None:
+    """Note a position's facts: questions whose facts are these and more lines are prepared
+    faster (a few recent positions are kept)."""
+    if _BASES and _BASES[-1].text is text:
+        return
+    _BASES.append(_Base(text))
+    if len(_BASES) > 4:
+        del _BASES[0]
+
+
+def _split(facts: str) -> tuple[_Base | None, str]:
+    """A remembered position's facts that ``facts`` begins with (whole lines), and the rest."""
+    for base in reversed(_BASES):
+        n = len(base.text)
+        if facts.startswith(base.text) and (len(facts) == n or facts[n] == "\n"):
+            return base, facts[n:]
+    return None, facts
+
+
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
     """The names in ``facts`` (every identifier, strings included: more names only keep more
     rules) that matter to pruning ``modules``."""
-    return _program(modules).vocabulary.intersection(_TOKEN.findall(facts))
+    base, rest = _split(facts)
+    if base is None:
+        return _program(modules).vocabulary.intersection(_TOKEN.findall(facts))
+    return _program(modules).vocabulary.intersection(base.tokens().union(_TOKEN.findall(rest)))
 
 
 @functools.cache
@@ -225,6 +272,13 @@ def _unread_facts(read: frozenset[str]) -> "re.Pattern[str] | None":
 def _read_facts(facts: str, read: frozenset[str]) -> str:
     """The facts less those of input predicates no kept statement names (they can't change
     an answer)."""
+    base, rest = _split(facts)
+    if base is None:
+        return _read_lines(facts, read)
+    return base.read_facts(read) + _read_lines(rest, read)
+
+
+def _read_lines(facts: str, read: frozenset[str]) -> str:
     pattern = _unread_facts(read)
     return facts if pattern is None else pattern.sub("", facts)
 

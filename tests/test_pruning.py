@@ -99,3 +99,26 @@ SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").rglob(
 def test_scenarios_get_the_same_answers_without_pruning(path: Path, check_pruning: None) -> None:
     result = run_scenario(load_scenario(path), str(path))
     assert result.passed, result.difference
+
+
+def test_a_remembered_positions_facts_prepare_as_the_text_does() -> None:
+    # the names and the facts read of a position's facts and more lines are the same whether
+    # the position's facts were remembered or not (only blank lines may differ)
+    decks = shipped_decks()
+    result = play_game((load_deck(decks["black_knights"]), load_deck(decks["grave_pact"])), seed=2, max_actions=60)
+    from bridge.game import Game
+    position = Game(result.final).position
+    more = position.facts + '\nstack_object("probe").\nstack_controller("probe", "alice").\nprobe_only(1).'
+    modules = ("inputs", "characteristics/effects", "characteristics/final", "stack/cast", "stack/mana")
+    solver._BASES.clear()
+    words = fact_words(modules, more)
+    read = live_statements(modules, words)[1]
+    plain = solver._read_facts(more, read)
+    solver.remember_facts(position.facts)
+    assert solver._split(more)[0] is not None
+    assert fact_words(modules, more) == words
+    for _ in range(2):  # worked out, then known
+        assert [line for line in solver._read_facts(more, read).split("\n") if line] == \
+            [line for line in plain.split("\n") if line]
+    # some facts are left out, a line of no input predicate stays
+    assert len(plain) < len(more) and plain.endswith("probe_only(1).")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from bridge.cli import main
 from bridge.errors import InputError
 from bridge.game import Game
-from bridge.selfplay import GameResult, load_deck, play_game, shipped_decks, start_game
+from bridge.selfplay import GameResult, InvariantError, check_invariants, load_deck, play_game, shipped_decks, start_game
 
 
 def test_every_shipped_deck_loads_with_forty_cards() -> None:
@@ -43,6 +43,28 @@ def test_a_random_game_keeps_the_state_valid_and_replays() -> None:
     replayed = Game.replay(result.log)
     assert len(replayed.log) == result.actions
     assert replayed.state == result.final
+
+
+def _broken(game: Game, player: int, **fields: object) -> Game:
+    players = list(game.state.players)
+    players[player] = players[player].model_copy(update=fields)
+    broken = Game.__new__(Game)
+    broken.__dict__.update(game.__dict__)
+    broken.state = game.state.model_copy(update={"players": players})
+    return broken
+
+
+def test_the_invariant_check_finds_a_lost_card_and_an_id_used_twice() -> None:
+    decks = shipped_decks()
+    game = start_game((load_deck(decks["red_goblins"]), load_deck(decks["green_stompy"])), seed=3)
+    sizes = {p.name: len(p.library) + len(p.hand) for p in game.state.players}
+    check_invariants(game, sizes)
+    first = game.state.players[0]
+    with pytest.raises(InvariantError, match="cards in all zones"):
+        check_invariants(_broken(game, 0, library=first.library[1:]), sizes)
+    # a card listed twice: the same id in two zones
+    with pytest.raises(InvariantError, match="ids used twice"):
+        check_invariants(_broken(game, 0, library=first.library[1:], graveyard=[first.hand[0]]), sizes)
 
 
 def test_a_bad_deck_is_reported(tmp_path: Path) -> None:
