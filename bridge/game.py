@@ -709,7 +709,9 @@ class _DeclarationChecker:
     def __init__(self, game: Game, kind: str) -> None:
         self.game = game
         self.kind = kind
-        search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve().model
+        # CR 508.1d, 509.1c: only the maximum matters; with no requirement to obey, any legal
+        # declaration shows it (listing them all is exponential in the creatures)
+        search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve(best=True).model
         extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
         # with what a declaration does (combat/results), so that the one taken needs no grounding
         self.session = Session((*_modules(game, kind)[:-1], "combat/results"),

@@ -18,7 +18,7 @@ import hashlib
 import json
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
@@ -225,15 +225,56 @@ def _run_task(task: Task) -> Outcome:
                                     turns=result.turns, seconds=result.seconds, log_hash=result.log_hash))
 
 
+# The memory (address space) a worker process may take: a game that runs away fails alone,
+# with its seed, instead of taking the machine's memory and the other games with it.
+WORKER_MEMORY = 4 * 1024 ** 3
+DIED = "the process playing it died (out of memory, or killed)"
+
+
+def _limit_memory() -> None:
+    import resource
+    try:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):  # no such limit here: play without it
+        pass
+
+
 def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
     """Play the games, in ``jobs`` processes, yielding each outcome in the order of the tasks
-    (each game depends only on its decks and seed, so the outcomes don't depend on ``jobs``)."""
+    (each game depends only on its decks and seed, so the outcomes don't depend on ``jobs``).
+
+    A few games at a time are given to the processes.  When a process dies, the games it
+    could have been playing are played again one by one, each in a process of its own, so
+    that only the game that kills its process fails (with its seed); the others go on."""
     if jobs <= 1:
         yield from map(_run_task, tasks)
         return
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_run_task, tasks)
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    todo = deque(tasks)
+    while todo:
+        suspects: list[Task] = []
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_limit_memory) as pool:
+            window: deque[tuple[Task, Future[Outcome]]] = deque()
+            while todo or window:
+                while todo and len(window) < 2 * jobs:
+                    task = todo.popleft()
+                    window.append((task, pool.submit(_run_task, task)))
+                task, future = window.popleft()
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    suspects = [task] + [t for t, _ in window]
+                    break
+                yield outcome
+        for task in suspects:
+            with ProcessPoolExecutor(max_workers=1, initializer=_limit_memory) as alone:
+                try:
+                    yield alone.submit(_run_task, task).result()
+                except BrokenProcessPool:
+                    yield Outcome(task, None, DIED)
 
 
 class ResultsFile:

@@ -366,6 +366,8 @@ class Solution:
 
     satisfiable: bool
     models: tuple[frozenset[clingo.Symbol], ...] = field(default_factory=tuple)
+    # solved with ``best`` and nothing was optimized: the first answer set, as good as any
+    unoptimized: bool = False
 
     @property
     def model(self) -> frozenset[clingo.Symbol]:
@@ -528,19 +530,28 @@ class Session:
         self._check_warnings("grounding warned")
 
     def solve(self, assumptions: Iterable[clingo.Symbol] = (), *, literals: Sequence[int] = (), models: int = 0,
-              optimal_only: bool = False, opt_mode: str | None = None) -> Solution:
+              optimal_only: bool = False, opt_mode: str | None = None, best: bool = False) -> Solution:
         """Solve.  ``models`` = 0 finds all answer sets, or for an optimization each better one up
-        to the optimum.  Assumptions set atoms (externals) true."""
+        to the optimum.  ``best``: only the optimum matters, so when the ground program
+        optimizes nothing (every answer set is as good) the first answer set is the answer;
+        a search whose objective grounds to nothing would otherwise list every answer set.
+        Assumptions set atoms (externals) true."""
         config = self._control.configuration.solve
         config.models = str(models)
         if opt_mode is not None:
             config.opt_mode = opt_mode
         found: list[frozenset[clingo.Symbol]] = []
+        unoptimized = False
 
-        def on_model(model: clingo.Model) -> None:
+        def on_model(model: clingo.Model) -> bool:
+            nonlocal unoptimized
             if optimal_only and model.cost and not model.optimality_proven:
-                return
+                return True
             found.append(frozenset(model.symbols(shown=True)))
+            if best and not model.cost:
+                unoptimized = True
+                return False
+            return True
 
         started = time.perf_counter()
         try:
@@ -552,20 +563,25 @@ class Session:
         STATS.solves += 1
         STATS.solve_seconds += time.perf_counter() - started
         self._check_warnings("solving warned")
-        solution = Solution(satisfiable=bool(result.satisfiable), models=tuple(found))
+        solution = Solution(satisfiable=bool(result.satisfiable), models=tuple(found), unoptimized=unoptimized)
         if self._shadow is not None:
-            self._compare(solution, assumptions, literals, models, optimal_only, opt_mode)
+            self._compare(solution, assumptions, literals, models, optimal_only, opt_mode, best)
         return solution
 
     def _compare(self, solution: Solution, assumptions: Iterable[clingo.Symbol], literals: Sequence[int],
-                 models: int, optimal_only: bool, opt_mode: str | None) -> None:
+                 models: int, optimal_only: bool, opt_mode: str | None, best: bool = False) -> None:
         """The same question to the session with the whole modules: the same answer."""
         assert self._shadow is not None
         mine = {a.literal: a.symbol for a in self._control.symbolic_atoms if a.is_external}
         theirs = {a.symbol: a.literal for a in self._shadow._control.symbolic_atoms if a.is_external}
         shadow_literals = [theirs[mine[abs(lit)]] * (1 if lit > 0 else -1) for lit in literals]
         other = self._shadow.solve(assumptions, literals=shadow_literals, models=models, optimal_only=optimal_only,
-                                   opt_mode=opt_mode)
+                                   opt_mode=opt_mode, best=best)
+        if solution.unoptimized or other.unoptimized:
+            # any answer set is the answer: the two agree when both optimize nothing
+            if solution.unoptimized != other.unoptimized or solution.satisfiable != other.satisfiable:
+                raise self._error("leaving out rules changed whether the search optimizes")
+            return
         # an enumeration may come in another order; an optimization's last answer is the optimum
         same = set(solution.models) == set(other.models) or \
             bool(solution.models and other.models and solution.model == other.model)

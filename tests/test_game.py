@@ -128,3 +128,40 @@ def test_many_checks_agree_with_fresh_checks() -> None:
     for blockers in ({}, {"elves": "wurm"}, {"elves": "angel"}, {"spider": ["wurm", "angel"]}, {"bear": "wurm"}):
         action = DeclareBlockers(blockers=blockers)
         assert checker.check(action) == Game(game.state).check(action)
+
+
+def wide_combat(attackers: int, blockers: int, lure: bool = False) -> Game:
+    alice = [{"id": f"a{i}", "card": "Grizzly Bears", "attacking": "bob", "tapped": True} for i in range(attackers)]
+    if lure:
+        alice.append({"id": "lure", "card": "Lure", "attached_to": "a0"})
+    bob = [{"id": f"b{i}", "card": "Grizzly Bears"} for i in range(blockers)]
+    return Game.from_state({"turn": 4, "active": "alice", "step": "declare_blockers",
+                            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}]})
+
+
+def test_the_requirement_maximum_is_found_without_listing_every_declaration() -> None:
+    # CR 509.1c: with no requirement every legal declaration obeys the most (none), so the
+    # search stops at the first; listing them all is exponential in the creatures
+    from bridge.game import _modules, _search_parts
+    from bridge.solver import Session
+    small = wide_combat(2, 3)
+    search = Session(_modules(small, "block"), small.position.facts, _search_parts("block", "max"))
+    assert len(search.solve().models) == 3 ** 3  # each blocker: no block or one of two attackers
+    found = search.solve(best=True)
+    assert found.unoptimized and len(found.models) == 1
+    assert clingo_str(found.model, "requirement_max") == ["requirement_max(block,0)"]
+    # with a requirement (Lure: every creature able blocks it) the search optimizes to the end
+    lured = wide_combat(2, 3, lure=True)
+    found = Session(_modules(lured, "block"), lured.position.facts, _search_parts("block", "max")).solve(best=True)
+    assert not found.unoptimized
+    assert clingo_str(found.model, "requirement_max") == ["requirement_max(block,3)"]
+    # a board of 8 attackers and 9 blockers has 9^9 legal declarations: judged at once
+    wide = wide_combat(8, 9)
+    checker = wide.checker("block")
+    assert len(checker.possible_pairs()) == 8 * 9
+    assert checker.check(DeclareBlockers(blockers={f"b{i}": [f"a{i % 8}"] for i in range(9)})).legal
+    assert not checker.check(DeclareBlockers(blockers={"b0": ["a0", "a1"]})).legal
+
+
+def clingo_str(model: frozenset, name: str) -> list[str]:
+    return sorted(str(s) for s in model if s.name == name)

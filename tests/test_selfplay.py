@@ -4,6 +4,7 @@ after every action, and their logs replaying."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,9 @@ from click.testing import CliRunner
 from bridge.cli import main
 from bridge.errors import InputError
 from bridge.game import Game
-from bridge.selfplay import GameResult, InvariantError, check_invariants, load_deck, play_game, shipped_decks, start_game
+from bridge import selfplay
+from bridge.selfplay import (GameResult, InvariantError, Outcome, Task, check_invariants, load_deck, play_game,
+                            run_tasks, shipped_decks, start_game)
 
 
 def test_every_shipped_deck_loads_with_forty_cards() -> None:
@@ -183,3 +186,21 @@ def test_cli_selfplay_recheck_plays_recorded_games_again(tmp_path: Path) -> None
     results.write_text("\n".join([json.dumps(entry), *lines[1:]]) + "\n")
     changed = CliRunner().invoke(main, [*args, "--recheck", "2"])
     assert changed.exit_code == 1 and "1 of 2" in changed.output and "seed 1" in changed.output
+
+
+def _dies_on_seed_3(task: Task) -> Outcome:
+    if task.seed == 3:
+        os._exit(9)  # as a process killed for its memory
+    return Outcome(task, GameResult(winner="alice", ending="life", actions=task.seed, turns=1, seconds=0.0))
+
+
+def test_a_game_whose_process_dies_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the processes are forked, so they play with the stand-in
+    monkeypatch.setattr(selfplay, "_run_task", _dies_on_seed_3)
+    decks = shipped_decks()
+    pair = (load_deck(decks["red_goblins"]), load_deck(decks["green_stompy"]))
+    outcomes = list(run_tasks([Task(pair, seed, 10) for seed in range(1, 9)], jobs=2))
+    assert [o.task.seed for o in outcomes] == list(range(1, 9))
+    assert [o.task.seed for o in outcomes if o.result is None] == [3]
+    assert outcomes[2].failure == selfplay.DIED
+    assert [o.result.actions for o in outcomes if o.result is not None] == [1, 2, 4, 5, 6, 7, 8]
