@@ -20,11 +20,11 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bridge.errors import InputError, UnknownCardError
 from bridge.paths import cards_dir
+from bridge.reading import read_yaml, validation_error
 
 __all__ = ["Card", "CardPool", "Quality", "StaticAbility", "EffectSpec", "slug", "COLORS"]
 
@@ -1140,16 +1140,11 @@ class CardPool:
 
 def load_card_file(path: Path) -> Card:
     """Read and validate one card file."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}", source=str(path)) from None
+    data, text = read_yaml(path)
     try:
         card = Card.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise InputError(first["msg"], source=str(path), location=loc or None) from None
+        raise validation_error(exc, str(path), text) from None
     if card.id != path.stem:
         raise InputError(f"the card is named {card.name!r}, so its file must be {card.id}.yaml", source=str(path))
     return card

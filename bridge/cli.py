@@ -238,11 +238,12 @@ def replay(log_path: str) -> None:
     """Replay a game log and print the final position."""
     from bridge.agents import describe_game
     try:
-        data = json.loads(Path(log_path).read_text())
-        game = Game.replay(data)
-    except (ValueError, KeyError) as exc:
+        data = json.loads(Path(log_path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         _fail(f"{log_path}: not a game log: {exc}")
         return
+    try:
+        game = Game.replay(data)
     except MtgaspError as exc:
         _fail(f"{log_path}: {exc}")
         return

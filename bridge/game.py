@@ -21,7 +21,7 @@ from pathlib import Path
 import clingo
 
 from bridge.cards import CardPool
-from bridge.errors import IllegalActionError, InputError
+from bridge.errors import IllegalActionError, InputError, MtgaspError
 from bridge.facts import Position, asp_string, position_facts
 from bridge.errors import RuleModuleError
 from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, ChooseOrder, Concede, DeclareAttackers,
@@ -554,11 +554,26 @@ class Game:
     @classmethod
     def replay(cls, log: Mapping[str, object], pool: CardPool | None = None) -> "Game":
         """A game that replays a log written by :meth:`game_log`."""
-        from pydantic import TypeAdapter
-        actions = TypeAdapter(list[Action]).validate_python(log.get("actions") or [])
-        game = cls.from_state(log["state"], pool)  # type: ignore[arg-type]
-        for action in actions:
-            game.push(action)
+        from pydantic import TypeAdapter, ValidationError
+        from bridge.reading import validation_problem
+        if not isinstance(log, Mapping) or "state" not in log:
+            raise InputError("a game log is a mapping with the starting state and the actions")
+        try:
+            state = GameState.model_validate(log["state"])
+        except ValidationError as exc:
+            where, problem = validation_problem(exc)
+            raise InputError(problem, location="state" if where == "(top level)" else f"state.{where}") from None
+        try:
+            actions = TypeAdapter(list[Action]).validate_python(log.get("actions") or [])
+        except ValidationError as exc:
+            where, problem = validation_problem(exc)
+            raise InputError(problem, location="actions" if where == "(top level)" else f"actions{where}") from None
+        game = cls.from_state(state, pool)
+        for number, action in enumerate(actions):
+            try:
+                game.push(action)
+            except MtgaspError as exc:
+                raise InputError(f"the log's action {number} can't be replayed: {exc}", location=f"actions[{number}]") from None
         return game
 
     def winner(self) -> str | None:

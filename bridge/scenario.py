@@ -10,94 +10,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from bridge.cards import Ability
 from bridge.errors import IllegalActionError, InputError
+from bridge.reading import read_yaml, validation_error, validation_problem
 from bridge.models import Scenario
 from bridge.verdict import Verdict
 
 __all__ = ["load_scenario", "run_scenario", "ScenarioResult", "validation_problem"]
 
 
-def _node_line(root: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
-    """The 1-based line of the YAML node at a validation error's path, as near as it goes."""
-    node = root
-    line = node.start_mark.line + 1 if node is not None else None
-    for key in loc:
-        if isinstance(node, yaml.MappingNode):
-            found = None
-            for k, v in node.value:
-                if isinstance(k, yaml.ScalarNode) and k.value == str(key):
-                    found = v
-                    break
-            if found is None:
-                break
-            node = found
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-            node = node.value[key]
-        else:
-            continue
-        line = node.start_mark.line + 1
-    return line
-
-
-def _loc_text(loc: tuple[Any, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("function-after", "function-before", "function-plain") or str(part).startswith("function-"):
-            continue
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
-def validation_problem(exc: ValidationError, root: yaml.Node | None = None) -> tuple[str, str]:
-    """(location, problem) for the first error of a validation failure."""
-    first = exc.errors()[0]
-    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p in (
-        "DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers",
-        "declare_attackers", "declare_blockers", "order_blockers", "order_attackers")))
-    where = _loc_text(loc) or "(top level)"
-    line = _node_line(root, loc) if root is not None else None
-    if line is not None:
-        where = f"line {line}, {where}"
-    message = first["msg"].removeprefix("Value error, ")
-    if first["type"] == "union_tag_invalid":
-        ctx = first.get("ctx", {})
-        message = f"unknown action {ctx.get('tag')!r}; known actions: {ctx.get('expected_tags')}"
-    elif first["type"] == "extra_forbidden":
-        message = f"unknown field {loc[-1]!r}" if loc else "unknown field"
-    elif first["type"] == "missing":
-        message = f"missing field {loc[-1]!r}" if loc else "missing field"
-    return where, message
-
-
 def load_scenario(path: Path) -> Scenario:
     """Read and validate a scenario file; :class:`InputError` says where and what is wrong."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"can't read the file: {exc.strerror or exc}", source=source) from None
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"not valid YAML: {problem}", source=source, location=where) from None
+    data, text = read_yaml(path)
     if not isinstance(data, dict):
         raise InputError("a scenario is a mapping with title, cite, state, do and expect", source=source)
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
-        where, problem = validation_problem(exc, root)
-        raise InputError(problem, source=source, location=where) from None
+        raise validation_error(exc, source, text) from None
     return scenario
 
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bridge.agents import RandomAgent, decisions, game_over
@@ -32,6 +31,7 @@ from bridge.errors import InputError
 from bridge.game import Game
 from bridge.models import ZONES, GameState
 from bridge.paths import decks_dir
+from bridge.reading import read_yaml, validation_error
 
 __all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
            "Outcome", "run_tasks", "ResultsFile"]
@@ -66,14 +66,11 @@ class Deck(BaseModel):
 def load_deck(path: Path, pool: CardPool | None = None) -> Deck:
     """A deck file, checked against the card pool."""
     pool = pool or CardPool.default()
+    data, text = read_yaml(path)
     try:
-        deck = Deck.model_validate(yaml.safe_load(path.read_text()))
-    except (OSError, yaml.YAMLError) as exc:
-        raise InputError(f"can't read the deck: {exc}", source=str(path)) from None
+        deck = Deck.model_validate(data)
     except ValidationError as exc:
-        problem = exc.errors()[0]
-        where = ".".join(str(p) for p in problem["loc"])
-        raise InputError(f"{where}: {problem['msg']}", source=str(path)) from None
+        raise validation_error(exc, str(path), text) from None
     for card in deck.cards:
         if card not in pool:
             raise InputError(f"unknown card {card!r}", source=str(path), location=f"cards.{card}")

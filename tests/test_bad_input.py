@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,64 @@ def test_failing_expectation_exits_1(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 1
     assert "legal: expected false, got true" in result.output
+
+
+LOG_STATE = {"turn": 1, "active": "alice", "step": "main1",
+             "players": [{"name": "alice", "hand": [{"id": "forest", "card": "Forest"}]}, {"name": "bob"}]}
+
+LOG_CASES = {
+    "not_json": ("{garbage", "not a game log", "Expecting"),
+    "a_list": ("[1, 2]", "a game log is a mapping", ""),
+    "no_state": ('{"actions": []}', "a game log is a mapping", ""),
+    "state_not_a_mapping": ('{"state": 5}', "valid dictionary", "state:"),
+    "bad_life": (json.dumps({"state": {**LOG_STATE, "players": [{"name": "alice", "life": "x"}, {"name": "bob"}]}}),
+                 "valid integer", "state.players[0].life"),
+    "unknown_action": (json.dumps({"state": LOG_STATE, "actions": [{"kind": "bogus"}]}), "unknown action 'bogus'",
+                       "actions[0]"),
+    "unknown_action_field": (json.dumps({"state": LOG_STATE, "actions": [{"kind": "pass", "player": "x"}]}),
+                             "unknown field 'player'", "actions[0].player:"),
+    "illegal_action": (json.dumps({"state": LOG_STATE, "actions": [{"kind": "play_land", "card": "forest"},
+                                                                   {"kind": "play_land", "card": "forest"}]}),
+                       "action 1 can't be replayed", "actions[1]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOG_CASES))
+def test_a_bad_game_log_gets_one_clear_message(tmp_path: Path, name: str) -> None:
+    text, problem, place = LOG_CASES[name]
+    path = tmp_path / f"{name}.json"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and problem in lines[0] and place in lines[0], result.output
+
+
+def test_a_good_game_log_replays(tmp_path: Path) -> None:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"state": LOG_STATE, "actions": [{"kind": "play_land", "card": "forest"}]}))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "1 actions replayed" in result.output
+
+
+DECK_CASES = {
+    "malformed_yaml": ("name: d\ncards: [1, 2\n", "not valid YAML", "line 3, column 1"),
+    "not_a_count": ("name: d\ncards:\n  Forest: many\n", "valid integer", "line 3, cards.Forest"),
+    "unknown_field": ("name: d\ncards:\n  Forest: 40\ncolour: green\n", "unknown field 'colour'", "line 4"),
+    "unknown_card": ("name: d\ncards:\n  Forrest: 40\n", "unknown card 'Forrest'", "cards.Forrest"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECK_CASES))
+def test_a_bad_deck_gets_one_clear_message(tmp_path: Path, name: str) -> None:
+    text, problem, place = DECK_CASES[name]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    good = tmp_path / "good.yaml"
+    good.write_text("name: good\ncards:\n  Forest: 40\n")
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", str(bad), str(good)])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and str(bad) in lines[0] and problem in lines[0] and place in lines[0], result.output
