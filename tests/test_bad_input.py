@@ -97,6 +97,14 @@ def test_failing_expectation_exits_1(tmp_path: Path) -> None:
     assert "legal: expected false, got true" in result.output
 
 
+def _one_message(args: list[str], path: Path, problem: str, place: str) -> None:
+    """The command exits 2 with one line naming the file, the place and the problem."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and problem in lines[0] and place in lines[0], result.output
+
+
 LOG_STATE = {"turn": 1, "active": "alice", "step": "main1",
              "players": [{"name": "alice", "hand": [{"id": "forest", "card": "Forest"}]}, {"name": "bob"}]}
 
@@ -122,11 +130,7 @@ def test_a_bad_game_log_gets_one_clear_message(tmp_path: Path, name: str) -> Non
     text, problem, place = LOG_CASES[name]
     path = tmp_path / f"{name}.json"
     path.write_text(text)
-    result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and str(path) in lines[0] and problem in lines[0] and place in lines[0], result.output
+    _one_message(["replay", str(path)], path, problem, place)
 
 
 def test_a_good_game_log_replays(tmp_path: Path) -> None:
@@ -152,7 +156,4 @@ def test_a_bad_deck_gets_one_clear_message(tmp_path: Path, name: str) -> None:
     bad.write_text(text)
     good = tmp_path / "good.yaml"
     good.write_text("name: good\ncards:\n  Forest: 40\n")
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", str(bad), str(good)])
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and str(bad) in lines[0] and problem in lines[0] and place in lines[0], result.output
+    _one_message(["selfplay", "--games", "1", "--decks", str(bad), str(good)], bad, problem, place)
