@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -36,6 +37,19 @@ def _files(paths: Iterable[str]) -> list[Path]:
 def _fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
+
+
+def _writable_folder(folder: Path, what: str) -> None:
+    """Fail now, before anything is played, if ``folder`` can't be made or written to: the
+    game log (or result) written at the end would be lost."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        _fail(f"{folder}: can't write {what} there: a file is in the way of that folder")
+    except OSError as exc:
+        _fail(f"{folder}: can't write {what} there: {exc.strerror or exc}")
+    if not os.access(folder, os.W_OK):
+        _fail(f"{folder}: can't write {what} there: permission denied")
 
 
 @click.group()
@@ -195,7 +209,7 @@ if __name__ == "__main__":  # pragma: no cover
 @click.option("--opponent", type=click.Choice(["random", "first", "human"]), default="random",
               help="how the other players choose")
 @click.option("--seed", default=1, show_default=True, help="seed of the random players")
-@click.option("--max-actions", default=2000, show_default=True)
+@click.option("--max-actions", default=2000, show_default=True, type=click.IntRange(min=1))
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
               help="write the game log (JSON) here; `mtgasp replay` plays it back")
 def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actions: int, log_path: str | None) -> None:
@@ -203,6 +217,8 @@ def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actio
     chosen opponent; each turn shows the board, the stack and the numbered legal actions."""
     from bridge.agents import FirstLegalAgent, HumanAgent, RandomAgent, describe_game, play as run
     scenario, game = _load(path)
+    if log_path:
+        _writable_folder(Path(log_path).absolute().parent, "the game log")
     names = [p.name for p in game.state.players]
     for name in humans:
         if name not in names:
@@ -274,10 +290,12 @@ def _recheck(known: list, count: int, jobs: int) -> None:
 
 
 @main.command()
-@click.option("--games", default=10, show_default=True, help="games for each pair of decks")
+@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1),
+              help="games for each pair of decks")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--decks", "deck_names", nargs=2, help="two decks (names in decks/ or files); default: every pair")
-@click.option("--max-actions", default=1000, show_default=True, help="a game stops unfinished after this many")
+@click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1),
+              help="a game stops unfinished after this many")
 @click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="games played at once, in separate processes (the results don't depend on it)")
@@ -308,6 +326,8 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     except MtgaspError as exc:
         _fail(str(exc))
         return
+    if log_dir:
+        _writable_folder(Path(log_dir), "game logs")
     # game by game across the pairs, so that a run stopped early has covered every pair alike
     tasks = [Task((a, b), seed + g, max_actions, log_dir) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]

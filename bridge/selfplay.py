@@ -284,8 +284,13 @@ class ResultsFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.known: dict[tuple[object, ...], GameResult] = {}
-        if not path.exists():
-            return
+        try:  # before any game is played: a result that can't be written would be lost
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.open("a").close()
+        except (FileExistsError, NotADirectoryError):
+            raise InputError("can't write the results: a file is in the way of its folder", source=str(path)) from None
+        except OSError as exc:
+            raise InputError(f"can't write the results: {exc.strerror or exc}", source=str(path)) from None
         try:
             lines = path.read_text().splitlines()
         except OSError as exc:
@@ -317,7 +322,6 @@ class ResultsFile:
         entry = {"key": list(self.key(task)), "winner": result.winner, "ending": result.ending,
                  "actions": result.actions, "turns": result.turns, "seconds": round(result.seconds, 3),
                  "log": result.log_hash}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as out:
             out.write(json.dumps(entry) + "\n")
 

@@ -157,3 +157,28 @@ def test_a_bad_deck_gets_one_clear_message(tmp_path: Path, name: str) -> None:
     good = tmp_path / "good.yaml"
     good.write_text("name: good\ncards:\n  Forest: 40\n")
     _one_message(["selfplay", "--games", "1", "--decks", str(bad), str(good)], bad, problem, place)
+
+
+@pytest.mark.parametrize("option", ["--results", "--log-dir"])
+def test_selfplay_checks_where_it_writes_before_it_plays(tmp_path: Path, option: str) -> None:
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("name: d\ncards:\n  Forest: 40\n")
+    target = deck / "inside"  # a file is in the way
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", str(deck), str(deck), option, str(target)])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "a file is in the way" in result.output and "games/s" not in result.output
+
+
+def test_play_checks_where_the_log_goes_before_it_plays(tmp_path: Path) -> None:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(GOOD_STATE)
+    result = CliRunner().invoke(main, ["play", str(scenario), "--opponent", "first", "--log", str(scenario / "log.json")],
+                                input="q\n")
+    assert result.exit_code == 2, result.output
+    assert "a file is in the way" in result.output and "winner" not in result.output
+
+
+@pytest.mark.parametrize("option", ["--games", "--max-actions"])
+def test_selfplay_wants_at_least_one(option: str) -> None:
+    result = CliRunner().invoke(main, ["selfplay", option, "0"])
+    assert result.exit_code == 2 and "0 is not in the range" in result.output
