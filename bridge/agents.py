@@ -288,7 +288,8 @@ def _activate_options(game: Game, player: str, source: str, number: int) -> list
 
 def _attack_options(game: Game) -> list[Action]:
     """Declaring no attackers, each creature attacking alone, and all attacking together, as
-    far as the rules allow them (a full list can be exponential)."""
+    far as the rules allow them (a full list can be exponential); when none of those is
+    legal, a declaration that obeys the most requirements (CR 508.1d)."""
     state = game.state
     defender = state.opponent(state.active)
     checker = game.checker("attack")
@@ -298,10 +299,13 @@ def _attack_options(game: Game) -> list[Action]:
     candidates += [DeclareAttackers(attackers={c: defender}) for c in able]
     if len(able) > 1:
         candidates.append(DeclareAttackers(attackers={c: defender for c in able}))
-    return [c for c in candidates if checker.check(c).legal] or [DeclareAttackers(attackers={})]
+    return [c for c in candidates if checker.check(c).legal] or [checker.best()]
 
 
 def _block_options(game: Game) -> list[Action]:
+    """Declaring no blockers and each creature blocking one attacker alone, as far as the
+    rules allow them; when none of those is legal (two creatures must block a creature with
+    Lure), a declaration that obeys the most requirements (CR 509.1c)."""
     state = game.state
     defender = state.opponent(state.active)
     attackers = [p.id for p in state.permanents() if p.attacking and p.id]
@@ -310,7 +314,7 @@ def _block_options(game: Game) -> list[Action]:
     pairs = checker.possible_pairs()
     candidates = [DeclareBlockers(blockers={})]
     candidates += [DeclareBlockers(blockers={b: [a]}) for b in blockers for a in attackers if (b, a) in pairs]
-    return [c for c in candidates if checker.check(c).legal] or candidates[:1]
+    return [c for c in candidates if checker.check(c).legal] or [checker.best()]
 
 
 # ---------------------------------------------------------------------- agents

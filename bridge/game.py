@@ -728,6 +728,7 @@ class _DeclarationChecker:
         # declaration shows it (listing them all is exponential in the creatures)
         search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve(best=True).model
         extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
+        self._search = search
         # with what a declaration does (combat/results), so that the one taken needs no grounding
         self.session = Session((*_modules(game, kind)[:-1], "combat/results"),
                                game.position.facts + "\n" + "\n".join(extra),
@@ -752,6 +753,12 @@ class _DeclarationChecker:
         if not pairs <= self._literals.keys():
             return None
         return self.session.solve(literals=[lit if pair in pairs else -lit for pair, lit in self._literals.items()]).model
+
+    def best(self) -> Action:
+        """A legal declaration that obeys the most requirements (CR 508.1d, 509.1c): the one
+        the maximum search found."""
+        legal = LegalBlocks if self.kind == "block" else LegalAttacks
+        return legal(self.game)._declaration(self._search)
 
     def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
         """The verdict on one declaration."""

@@ -88,3 +88,40 @@ def test_cli_play_a_person_plays_a_position_to_the_end(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "2. cast Lightning Bolt targeting bob" in result.output
     assert "winner: alice" in result.output
+
+
+REQUIREMENTS = sorted(p for pattern in ("*lure*", "*509_1c*", "*unicorn*", "*must_attack*", "*into_the_fray*",
+                                        "*juggernaut*")
+                      for p in (ROOT / "scenarios/combat").glob(f"*/{pattern}.yaml"))
+
+
+def test_the_declarations_offered_under_requirements_are_legal() -> None:
+    """The options offered to an agent are checked against the full list of legal
+    declarations: where declaring nothing and each creature alone all break a requirement
+    (two creatures must block one with Lure, CR 509.1c), the one offered obeys the most."""
+    from bridge.agents import _attack_options, _block_options
+    from bridge.scenario import load_scenario
+    seen = forced = 0
+    for path in REQUIREMENTS:
+        state = load_scenario(path).state
+        if state.step not in ("declare_attackers", "declare_blockers"):
+            continue
+        game = Game(state)
+        attack = state.step == "declare_attackers"
+        if not attack and not any(p.attacking for p in state.permanents()):
+            continue
+        options = (_attack_options if attack else _block_options)(game)
+        every = list(game.legal_attacks if attack else game.legal_blocks)
+        assert options and all(o in every for o in options), (path.name, options)
+        seen += 1
+        forced += not attack and all(len(o.blockers) > 1 for o in options)
+    assert seen >= 20 and forced >= 5, (seen, forced)
+
+
+def test_the_first_legal_agent_plays_a_lure_position_to_the_end() -> None:
+    game = Game.from_scenario(ROOT / "scenarios/combat/block/lure_all_able_must_block.yaml")
+    first = game.state.step
+    game = play(game, {"alice": FirstLegalAgent(), "bob": FirstLegalAgent()}, max_actions=200)
+    assert first == "declare_blockers" and game.winner() is not None
+    blocks = next(a for a in game.log if a.kind == "declare_blockers")
+    assert sorted(blocks.blockers) == ["cub", "elves"]  # both must block the Wurm (Lure)
