@@ -23,8 +23,8 @@ from bridge.errors import InputError
 from bridge.facts import asp_string
 from bridge.game import Game
 from bridge.cards import TargetSpec, mana_symbols
-from bridge.models import (Action, Activate, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
-                           StackObject)
+from bridge.models import (Action, Activate, Advance, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
+                           StackObject, StateBasedActions)
 from bridge.solver import answer
 
 __all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "FirstLegalAgent", "HumanAgent", "play",
@@ -83,7 +83,17 @@ def decisions(game: Game) -> Decision:
     if state.step == "declare_blockers" and fresh and "blockers" not in state.declared \
             and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
         return Decision(state.opponent(state.active), tuple(_block_options(game)))
+    if not stack._priority_step(state):
+        # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
+        # none was given; the game goes on to the next step that has it (a position can
+        # begin here)
+        return Decision(state.active, (Advance(step="upkeep"),))
     player = state.priority_player()
+    if not game.log and game.state_based_actions():
+        # CR 704.3: a position can begin with state-based actions pending (lethal damage, a
+        # player at 0 life); they are performed before anyone acts, as whenever a player
+        # would receive priority (a game keeps none pending from then on)
+        return Decision(player, (StateBasedActions(),))
     return Decision(player, _priority_groups(game, player), can_pass=True)
 
 

@@ -287,6 +287,9 @@ class Affects(_Strict):
 class TextChange(_Strict):
     """Replace one color word or basic land type by another in an object's text (CR 612.2)."""
 
+    # written "from" in files; a state copied in Python (model_dump) carries "from_"
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
     from_: str = Field(alias="from")
     to: str
 

@@ -137,6 +137,21 @@ class GameResult:
         return hashlib.sha1(json.dumps(log, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def owned_cards(state: GameState) -> dict[str, int]:
+    """Each player's cards in all zones (tokens and copies on the stack not counted): what
+    :func:`check_invariants` holds constant."""
+    counts: dict[str, int] = {}
+    for player in state.players:
+        owned = sum(1 for zone in ("library", "hand", "graveyard", "exile") for c in getattr(player, zone)
+                    if not c.token and not c.copy_of_card)
+        # a permanent's owner is the player whose battlefield lists it (its controller may differ)
+        owned += sum(1 for p in player.battlefield if not p.token)
+        owned += sum(1 for s in state.stack if s.card is not None and not s.copy_of_card
+                     and (s.controller or state.active) == player.name)
+        counts[player.name] = owned
+    return counts
+
+
 def check_invariants(game: Game, sizes: dict[str, int]) -> None:
     """Every object id used once, every card in exactly one zone, no
     state-based action pending when a player has priority (CR 115.5), life and counters
@@ -146,15 +161,9 @@ def check_invariants(game: Game, sizes: dict[str, int]) -> None:
         [s.id for s in state.stack if s.id is not None]
     if len(set(ids)) != len(ids):
         raise InvariantError(f"ids used twice: {sorted(i for i, n in Counter(ids).items() if n > 1)}")
-    for player in state.players:
-        owned = sum(1 for zone in ("library", "hand", "graveyard", "exile") for c in getattr(player, zone)
-                    if not c.token and not c.copy_of_card)
-        # a permanent's owner is the player whose battlefield lists it (its controller may differ)
-        owned += sum(1 for p in player.battlefield if not p.token)
-        owned += sum(1 for s in state.stack if s.card is not None and not s.copy_of_card
-                     and (s.controller or state.active) == player.name)
-        if owned != sizes[player.name]:
-            raise InvariantError(f"{player.name} has {owned} cards in all zones, not {sizes[player.name]}")
+    for name, owned in owned_cards(state).items():
+        if owned != sizes[name]:
+            raise InvariantError(f"{name} has {owned} cards in all zones, not {sizes[name]}")
     for perm in state.permanents():
         if any(n < 0 for n in perm.counters.values()) or perm.damage < 0:
             raise InvariantError(f"{perm.id} has negative counters or damage")

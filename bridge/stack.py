@@ -192,9 +192,11 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
     state = _update(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
     if "becomes_the_target" in game.position.facts:
         state = triggers_on(game.pool, state, state, _targeted_events(item))
-    # CR 115.5, 704.3: paying life, discarding or sacrificing as a cost may leave state-based
-    # actions to perform before the activating player receives priority
-    if state.pending_triggers or ability.pay_life or ability.discard_cost or ability.sacrifice_self or action.sacrifice:
+    # CR 115.5, 704.3: paying life, discarding, sacrificing or removing loyalty counters as a
+    # cost may leave state-based actions to perform before the activating player receives
+    # priority (a planeswalker with no loyalty left, 704.5i)
+    if state.pending_triggers or ability.pay_life or ability.discard_cost or ability.sacrifice_self \
+            or action.sacrifice or (ability.loyalty or 0) < 0:
         return _give_priority(game, state, item.controller or state.active)
     return state
 
@@ -298,7 +300,9 @@ def check_pass(game: "Game", action: Pass) -> Verdict:
     if player == game.state.priority_player() and _priority_step(game.state):
         return Verdict(legal=True)
     violation = Violation(rule="115.3d", objects=(player,), reason="no_priority", step_rule="115.1",
-                          message=f"{player} doesn't have priority ({game.state.priority_player()} has)",
+                          message=f"{player} doesn't have priority ({game.state.priority_player()} has)"
+                          if _priority_step(game.state) else
+                          f"{player} doesn't have priority (nobody has priority in the {game.state.step} step)",
                           world="declared")
     return Verdict(legal=False, violations=(violation,))
 

@@ -125,3 +125,56 @@ def test_the_first_legal_agent_plays_a_lure_position_to_the_end() -> None:
     assert first == "declare_blockers" and game.winner() is not None
     blocks = next(a for a in game.log if a.kind == "declare_blockers")
     assert sorted(blocks.blockers) == ["cub", "elves"]  # both must block the Wurm (Lure)
+
+
+def test_a_position_in_the_untap_or_cleanup_step_goes_on_to_the_upkeep() -> None:
+    """CR 502.3, 514.3: nobody has priority there; the game goes on instead of asking for a pass."""
+    for name in ("triggers/upkeep_trigger.yaml", "triggers/howling_mine_extra_card_for_each_player.yaml"):
+        game = Game.from_scenario(ROOT / "scenarios" / name)
+        assert game.state.step in ("untap", "cleanup")
+        decision = decisions(game)
+        assert [a.kind for a in decision.options] == ["advance"] and decision.player == game.state.active
+        game.push(decision.options[0])
+        assert game.state.step == "upkeep" and game.state.priority is not None
+
+
+def test_a_position_with_state_based_actions_pending_performs_them_first() -> None:
+    """CR 704.3: the first decision of a position whose creature has lethal damage is to
+    perform state-based actions, and then none is pending."""
+    game = Game.from_scenario(ROOT / "scenarios/sba/animated_land_with_lethal_damage_destroyed.yaml")
+    assert game.state_based_actions()
+    decision = decisions(game)
+    assert [a.kind for a in decision.options] == ["sba"]
+    game.push(decision.options[0])
+    assert not game.state_based_actions()
+    assert decisions(game).can_pass
+
+
+# Random play from the scenarios' positions: a sample spread over all of them (every
+# SAMPLE-th, sorted, so that it is the same every run) and the positions that once failed,
+# each played for a few actions with the state checked after every one.
+SAMPLE = 12
+ONCE_FAILED = ("layers/copy/clone_does_not_copy_text_change.yaml", "turn/instant_in_cleanup_step_is_illegal.yaml",
+               "stack/loyalty_ability_removing_the_last_counter_still_resolves.yaml",
+               "sba/legend_rule_puts_both_into_graveyard.yaml", "combat/block/lure_all_able_must_block.yaml")
+
+
+def test_random_play_from_the_scenarios_positions_keeps_the_state_valid() -> None:
+    from bridge.errors import MtgaspError
+    from bridge.scenario import load_scenario
+    from bridge.selfplay import check_invariants, owned_cards
+    every = sorted((ROOT / "scenarios").rglob("*.yaml"))
+    chosen = every[::SAMPLE] + [ROOT / "scenarios" / name for name in ONCE_FAILED]
+    played = 0
+    for number, path in enumerate(chosen):
+        try:
+            game = Game(load_scenario(path).state)
+        except MtgaspError:
+            continue  # a scenario whose position is bad input on purpose
+        sizes = owned_cards(game.state)
+        agents = {p.name: RandomAgent(number * 10 + i, pass_rate=0.25) for i, p in enumerate(game.state.players)}
+        play(game, agents, max_actions=25, on_action=lambda g, a: check_invariants(g, sizes))
+        again = Game.replay(json.loads(json.dumps(game.game_log())))
+        assert again.state == game.state, path
+        played += 1
+    assert played >= len(chosen) - 5
