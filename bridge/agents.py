@@ -223,7 +223,7 @@ def _spec_targets(game: Game, item: StackObject) -> list[object]:
         if item.mode is not None:
             return list(card.modes[item.mode - 1].targets)
         return list(card.spell_targets())
-    card = game.position.card(item.source or "")
+    card = stack.ability_card(game, item)
     if item.trigger is not None:
         return list(card.triggered[item.trigger - 1].targets)
     return list(card.activated[(item.ability or 1) - 1].targets)

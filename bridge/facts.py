@@ -250,7 +250,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     # CR 405: the stack, top first
     for k, item in enumerate(state.stack, start=1):
         o = asp_string(item.id)  # type: ignore[arg-type]
-        out += stack_object_facts(state, item, k, cards, used_cards)
+        out += stack_object_facts(state, item, k, cards, used_cards, pool)
     live = out + [f for card in used_cards.values() for f in card.facts()]
     # the cards a player could cast or play now, or find in a library
     for player in state.players:
@@ -262,7 +262,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
 
 
 def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],
-                       used_cards: dict[str, Card]) -> list[str]:
+                       used_cards: dict[str, Card], pool: CardPool | None = None) -> list[str]:
     """The facts of a spell or ability on the stack (or being put there, position 0)."""
     from bridge.models import StackObject
     assert isinstance(item, StackObject)
@@ -286,6 +286,9 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
             out.append(f"stack_ability({o}, {asp_string(item.source or '')}, {item.delayed}).")
         else:
             kind, number = ("tr", item.trigger) if item.trigger is not None else ("ab", item.ability)
+            if item.trigger_card is not None:  # CR 706.2: an ability the source has by a copy effect
+                source_card = (pool or CardPool.default()).get(item.trigger_card)
+                used_cards[source_card.id] = source_card
             out.append(f"stack_ability({o}, {asp_string(item.source or '')}, "
                        f"{kind}({asp_string(source_card.id)}, {number})).")
         if item.about is not None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import clingo
 
-from bridge.cards import DELAYED_EVENTS, slug
+from bridge.cards import DELAYED_EVENTS, Card, slug
 from bridge.errors import InputError
 from bridge.facts import asp_string, stack_object_facts, stamps
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
@@ -70,7 +70,7 @@ def _acting_facts(game: "Game", item: StackObject, marker: str, pay: list[str] |
     cards = dict(game.position.cards)
     if item.card is not None and item.id not in cards:
         cards[item.id] = game.pool.get(item.card)  # type: ignore[index]
-    lines = stack_object_facts(game.state, item, 0, cards, used)  # type: ignore[arg-type]
+    lines = stack_object_facts(game.state, item, 0, cards, used, game.pool)  # type: ignore[arg-type]
     lines += [fact for card in used.values() for fact in card.facts()]  # type: ignore[attr-defined]
     lines.append(f"{marker}({asp_string(item.id or '')}).")
     lines += [f"declared_pay({asp_string(s)})." for s in pay or []]
@@ -405,7 +405,13 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
         return [], set()
     facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
-    items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string)
+    def copied(s: clingo.Symbol) -> str | None:
+        """CR 706.2: the card whose ability triggered, when the source has it by a copy effect."""
+        card = s.arguments[1].string
+        return None if card == game.position.card(s.arguments[0].string).id else game.pool.get(card).name
+
+    items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string,
+                         trigger_card=copied(s))
              for s in sorted((s for s in model if s.match("triggered", 4)), key=str)]
     owners = {str(s.arguments[0]): s.arguments[1].string for s in model if s.match("about_controller", 2)}
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
@@ -414,11 +420,12 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
         # "that much": the life gained, as the ability's X
         x = event.arguments[2].number if event.match("gains_life", 3) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, x=x,
-                                 controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event))))
+                                 controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event)),
+                                 trigger_card=copied(s)))
     for s in sorted((s for s in model if s.match("triggered_amount", 5)), key=str):
         # "that much": the amount of the event, as the ability's X
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
-                                 controller=s.arguments[3].string, x=s.arguments[4].number))
+                                 controller=s.arguments[3].string, x=s.arguments[4].number, trigger_card=copied(s)))
     for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
         items.append(StackObject(source=s.arguments[0].string, keyword=str(s.arguments[1]),
                                  about=s.arguments[2].string, controller=s.arguments[3].string))
@@ -1034,13 +1041,21 @@ def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
     return _update(state, stack=[copy, *state.stack])
 
 
+def ability_card(game: "Game", item: StackObject) -> Card:
+    """The card whose ability a stack object is: the source's own, or the card it copies
+    (CR 706.2: a Clone has the copied card's triggered abilities)."""
+    if item.trigger_card is not None:
+        return game.pool.get(item.trigger_card)
+    return game.position.card(item.source or "")
+
+
 def _own_effect(game: "Game", item: StackObject) -> object:
     """The continuous effect of an activated ability or a spell's mode, when it has its own
     (else the card's ``effect`` applies)."""
     if item.keyword is not None or item.delayed is not None:
         return None
     if item.source is not None:
-        card = game.position.card(item.source)
+        card = ability_card(game, item)
         if item.trigger is not None:
             return card.triggered[item.trigger - 1].effect
         return card.activated[(item.ability or 1) - 1].effect
