@@ -240,11 +240,15 @@ def _choices(game: Game, item: StackObject, marker: str) -> Iterator[list[str]]:
     required = len(slots)
     while required and getattr(specs[required - 1], "up_to", False):
         required -= 1
+    # the first slot of each slot's word "target": "up to three target creatures" is one word
+    word = [0] * len(slots)
+    for i in range(1, len(slots)):
+        word[i] = word[i - 1] if getattr(specs[i], "same_word", False) else i
     for n in range(required, len(slots) + 1):
         if any(not s for s in slots[:n]):
             continue
         for combo in itertools.product(*slots[:n]):
-            if any(getattr(specs[i], "same_word", False) and combo[i] == combo[i - 1] for i in range(1, n)):
+            if any(combo[i] in combo[word[i]:i] for i in range(1, n)):
                 continue
             yield list(combo)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -178,3 +179,29 @@ def test_random_play_from_the_scenarios_positions_keeps_the_state_valid() -> Non
         assert again.state == game.state, path
         played += 1
     assert played >= len(chosen) - 5
+
+
+PANIC = """\
+title: t
+cite: ["113.3"]
+state:
+  active: alice
+  step: main1
+  players:
+    - name: alice
+      hand: [{id: panic, card: Panic Attack}]
+      battlefield: [Mountain, Mountain, Mountain]
+    - name: bob
+      battlefield: [{id: a, card: Grizzly Bears}, {id: b, card: Llanowar Elves}, {id: c, card: Craw Wurm}]
+"""
+
+
+def test_up_to_three_targets_of_one_word_are_offered_different(tmp_path: Path) -> None:
+    """CR 113.3: "up to three target creatures" is one word "target": no creature twice."""
+    path = tmp_path / "panic.yaml"
+    path.write_text(PANIC)
+    game = Game.from_scenario(path)
+    casts = [o for o in decisions(game).options if isinstance(o, Cast)]
+    assert casts and all(len(set(c.targets)) == len(c.targets) for c in casts)
+    assert {frozenset(c.targets) for c in casts} == {frozenset(s) for n in range(4) for s in combinations("abc", n)}
+    assert all(game.check(c).legal for c in casts)
