@@ -167,6 +167,9 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out += [f"permanent({o}).", f"card_of({o}, {asp_string(card.id)}).",
                     f"controller_of({o}, {asp_string(controller)}).", f"owner({o}, {asp_string(player.name)}).",
                     f"timestamp({o}, {stamp})."]
+            if "copy_card" in perm.chosen:  # CR 706.2: the card values a Clone copied as it entered
+                copied = pool.get(perm.chosen["copy_card"])
+                used_cards[copied.id] = copied
             if perm.regeneration_shields:
                 out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
             if perm.prevention_shield:

@@ -55,7 +55,7 @@ def _may_have_one(pool: object, state: GameState) -> bool:
     asked."""
     cards = {p.id: p.card for p in state.permanents()}
     for perm in state.permanents():
-        copied = cards.get(perm.chosen.get("copy", ""))
+        copied = cards.get(perm.chosen.get("copy", "")) or perm.chosen.get("copy_card")
         if _mentions(pool, perm.card) or (copied is not None and _mentions(pool, copied)):
             return True
     return any(_MAY_REPLACE.search(e.model_dump_json()) for e in state.effects)

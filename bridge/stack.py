@@ -919,7 +919,10 @@ def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, co
             chosen["copy"] = target
             copied = next((p for p in state.permanents() if p.id == target), None)
             if copied is not None:
-                looks_like = game.pool.get(copied.card)
+                # CR 706.2-706.3: the card of the copiable values taken now (a copy of a
+                # copy takes what that one copied), kept if the original leaves
+                looks_like = game.pool.get(copied.chosen.get("copy_card", copied.card))
+                chosen["copy_card"] = looks_like.id
     for need in sorted(_chooses(card) | _chooses(looks_like)):
         if need in stated:
             chosen[need] = stated[need]
