@@ -165,7 +165,7 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
     for perm in state.permanents():
         if state.controller_of(perm) != player:
             continue
-        for number, _ in enumerate(game.position.card(perm.id or "").activated, start=1):
+        for number, _ in enumerate(stack.permanent_card(game, perm.id or "").activated, start=1):
             groups.append(functools.partial(_activate_options, game, player, perm.id or "", number))
     return groups
 
@@ -279,7 +279,7 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback
 
 def _activate_options(game: Game, player: str, source: str, number: int) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
-    ability = game.position.card(source).activated[number - 1]
+    ability = stack.permanent_card(game, source).activated[number - 1]
     if _cant_activate_now(game, player, source, ability):
         return []
     if ability.sacrifice_cost is not None:

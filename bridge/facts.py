@@ -289,8 +289,8 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
             out.append(f"stack_ability({o}, {asp_string(item.source or '')}, {item.delayed}).")
         else:
             kind, number = ("tr", item.trigger) if item.trigger is not None else ("ab", item.ability)
-            if item.trigger_card is not None:  # CR 706.2: an ability the source has by a copy effect
-                source_card = (pool or CardPool.default()).get(item.trigger_card)
+            if item.copied_from is not None:  # CR 706.2: an ability the source has by a copy effect
+                source_card = (pool or CardPool.default()).get(item.copied_from)
                 used_cards[source_card.id] = source_card
             out.append(f"stack_ability({o}, {asp_string(item.source or '')}, "
                        f"{kind}({asp_string(source_card.id)}, {number})).")

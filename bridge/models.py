@@ -189,9 +189,9 @@ class StackObject(_Model):
     source: str | None = Field(None, description="an ability's source: a permanent's id")
     ability: int | None = Field(None, ge=1, description="which activated ability of the source (1 = first)")
     trigger: int | None = Field(None, ge=1, description="which triggered ability of the source (1 = first)")
-    trigger_card: str | None = Field(None, description="the card whose triggered ability it is, when the source "
-                                                       "has it by a copy effect (a Clone, CR 706.2); by default the "
-                                                       "source's own card")
+    copied_from: str | None = Field(None, description="the card whose activated or triggered ability it is, when "
+                                                      "the source has it by a copy effect (a Clone, CR 706.2); by "
+                                                      "default the source's own card")
     keyword: str | None = Field(None, description="a triggered keyword ability of the source: exalted, "
                                                   "bushido(N) (CR 702.80, 702.42)")
     about: str | None = Field(None, description="the object the trigger event was about (\"that creature\")")

@@ -138,13 +138,14 @@ def activate_object(game: "Game", action: Activate) -> StackObject:
     for t in action.targets:
         game._require_object(t, "activate.targets")
     number = action.ability or 1
-    card = game.position.card(action.source)
+    card = permanent_card(game, action.source)
     if not action.mana and number > len(card.activated):
         raise InputError(f"{card.name} has no activated ability {number} (it has {len(card.activated)})",
                          location="activate.ability")
     oid = fresh_id(f"{action.source}_ability", game.state.used_ids())
+    copied = None if card.id == game.position.card(action.source).id else card.name
     return StackObject(id=oid, source=action.source, ability=number, controller=player,
-                       targets=list(action.targets), x=action.x)
+                       targets=list(action.targets), x=action.x, copied_from=copied)
 
 
 def check_activate(game: "Game", action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
@@ -165,8 +166,7 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
     if action.mana:
         return _after_mana_ability(game, action)
     item = activate_object(game, action)
-    card = game.position.card(action.source)
-    ability = card.activated[(item.ability or 1) - 1]
+    ability = ability_card(game, item).activated[(item.ability or 1) - 1]
     state = _pay(state, item.controller or state.active, model)
     source = state.permanent(action.source)
     changes: dict[str, object] = {}
@@ -411,7 +411,7 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
         return None if card == game.position.card(s.arguments[0].string).id else game.pool.get(card).name
 
     items = [StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, controller=s.arguments[3].string,
-                         trigger_card=copied(s))
+                         copied_from=copied(s))
              for s in sorted((s for s in model if s.match("triggered", 4)), key=str)]
     owners = {str(s.arguments[0]): s.arguments[1].string for s in model if s.match("about_controller", 2)}
     for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
@@ -421,11 +421,11 @@ def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple
         x = event.arguments[2].number if event.match("gains_life", 3) else None
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number, x=x,
                                  controller=s.arguments[3].string, about=about, about_controller=owners.get(str(event)),
-                                 trigger_card=copied(s)))
+                                 copied_from=copied(s)))
     for s in sorted((s for s in model if s.match("triggered_amount", 5)), key=str):
         # "that much": the amount of the event, as the ability's X
         items.append(StackObject(source=s.arguments[0].string, trigger=s.arguments[2].number,
-                                 controller=s.arguments[3].string, x=s.arguments[4].number, trigger_card=copied(s)))
+                                 controller=s.arguments[3].string, x=s.arguments[4].number, copied_from=copied(s)))
     for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
         items.append(StackObject(source=s.arguments[0].string, keyword=str(s.arguments[1]),
                                  about=s.arguments[2].string, controller=s.arguments[3].string))
@@ -552,14 +552,6 @@ def _targeted_events(item: StackObject) -> list[str]:
     """CR 603.2: each object a spell or ability targets "becomes the target" of it as it is put
     on the stack (601.2c, 602.2b, 603.3d)."""
     return [f"becomes_target({asp_string(t)})" for t in dict.fromkeys(item.targets)]
-
-
-def _trigger_card(game: "Game", state: GameState, item: StackObject) -> object:
-    for zone_obj in [*state.permanents(), *(c for p in state.players for z in ("graveyard", "exile", "hand", "library")
-                                           for c in getattr(p, z))]:
-        if zone_obj.id == item.source:
-            return game.pool.get(zone_obj.card)
-    raise InputError(f"the source {item.source!r} of a triggered ability is nowhere")
 
 
 # A position as a key of answers that don't read priority or who passed.
@@ -1046,10 +1038,26 @@ def _copy_spell(state: GameState, oid: str, controller: str) -> GameState:
 
 def ability_card(game: "Game", item: StackObject) -> Card:
     """The card whose ability a stack object is: the source's own, or the card it copies
-    (CR 706.2: a Clone has the copied card's triggered abilities)."""
-    if item.trigger_card is not None:
-        return game.pool.get(item.trigger_card)
+    (CR 706.2: a Clone has the copied card's abilities)."""
+    if item.copied_from is not None:
+        return game.pool.get(item.copied_from)
     return game.position.card(item.source or "")
+
+
+def permanent_card(game: "Game", object_id: str) -> Card:
+    """The card whose text a permanent has: its own, or for a Clone the card it copies (CR
+    706.2-706.3: the copied object's copiable values while it is on the battlefield, else
+    the card of the values taken as the Clone entered)."""
+    card = game.position.card(object_id)
+    perm = next((p for p in game.state.permanents() if p.id == object_id), None)
+    if perm is None or not perm.chosen.get("copy") and not perm.chosen.get("copy_card"):
+        return card
+    if not {getattr(a, "keyword", None) for a in card.abilities} & {"enters_as_copy", "enters_as_copy_except_color"}:
+        return card
+    copied = perm.chosen.get("copy")
+    if copied and copied != object_id and any(p.id == copied for p in game.state.permanents()):
+        return permanent_card(game, copied)
+    return game.pool.get(perm.chosen["copy_card"]) if perm.chosen.get("copy_card") else card
 
 
 def _own_effect(game: "Game", item: StackObject) -> object:

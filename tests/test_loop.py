@@ -205,3 +205,11 @@ def test_up_to_three_targets_of_one_word_are_offered_different(tmp_path: Path) -
     assert casts and all(len(set(c.targets)) == len(c.targets) for c in casts)
     assert {frozenset(c.targets) for c in casts} == {frozenset(s) for n in range(4) for s in combinations("abc", n)}
     assert all(game.check(c).legal for c in casts)
+
+
+def test_a_clone_is_offered_the_activated_ability_it_copied() -> None:
+    """CR 706.2: the Clone has the copied card's abilities, so an agent may activate them."""
+    game = Game.from_scenario(ROOT / "scenarios/stack/clone_of_prodigal_pyromancer_uses_the_copied_ability.yaml")
+    options = [o for o in decisions(game).options if getattr(o, "source", None) == "clone"]
+    assert options and all(game.check(o).legal for o in options)
+    assert {t for o in options for t in o.targets} == {"alice", "bob", "clone"}
