@@ -13,13 +13,17 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from bridge.errors import MtgaspError
+from bridge.errors import InputError, MtgaspError
 from bridge.game import Game
 from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
 from bridge.scenario import load_scenario, run_scenario
+
+if TYPE_CHECKING:
+    from bridge.selfplay import Deck
 
 __all__ = ["main"]
 
@@ -267,6 +271,17 @@ def replay(log_path: str) -> None:
     click.echo(f"{len(game.log)} actions replayed")
 
 
+def _deck(name: str, shipped: dict[str, Path]) -> Deck:
+    """A deck named on the command line: a shipped deck, ``random:SEED``, or a deck file."""
+    from bridge.selfplay import load_deck, random_deck
+    if name.startswith("random:"):
+        seed = name.removeprefix("random:")
+        if not seed.isdigit():
+            raise InputError(f"{name}: a random deck is random:SEED, SEED a whole number")
+        return random_deck(int(seed))
+    return load_deck(shipped.get(name) or Path(name))
+
+
 def _recheck(known: list, count: int, jobs: int) -> None:
     """Play ``count`` recorded games again (spread evenly over them) and compare their logs."""
     from bridge.selfplay import run_tasks
@@ -293,7 +308,9 @@ def _recheck(known: list, count: int, jobs: int) -> None:
 @click.option("--games", default=10, show_default=True, type=click.IntRange(min=1),
               help="games for each pair of decks")
 @click.option("--seed", default=1, show_default=True)
-@click.option("--decks", "deck_names", nargs=2, help="two decks (names in decks/ or files); default: every pair")
+@click.option("--decks", "deck_names", nargs=2,
+              help="two decks (names in decks/, files, or random:SEED for a random Magic 2010 deck); default: "
+                   "every pair of decks/")
 @click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1),
               help="a game stops unfinished after this many")
 @click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
@@ -317,8 +334,8 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     shipped = shipped_decks()
     try:
         if deck_names:
-            paths = [shipped.get(n) or Path(n) for n in deck_names]
-            pairs = [(load_deck(paths[0]), load_deck(paths[1]))]
+            chosen = [_deck(n, shipped) for n in deck_names]
+            pairs = [(chosen[0], chosen[1])]
         else:
             decks = [load_deck(p) for p in shipped.values()]
             pairs = list(combinations(decks, 2))

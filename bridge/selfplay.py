@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from bridge.cards import CardPool
 from bridge.errors import InputError
 from bridge.game import Game
 from bridge.models import ZONES, GameState
-from bridge.paths import decks_dir
+from bridge.paths import cards_dir, decks_dir
 from bridge.reading import read_yaml, validation_error
 
 __all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
@@ -75,6 +76,30 @@ def load_deck(path: Path, pool: CardPool | None = None) -> Deck:
         if card not in pool:
             raise InputError(f"unknown card {card!r}", source=str(path), location=f"cards.{card}")
     return deck
+
+
+BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
+
+
+def random_deck(seed: int, pool: CardPool | None = None, card_set: str = "m10") -> Deck:
+    """A random two-color deck (``random:SEED`` on the command line): 23 cards drawn with
+    repeats from a set's playable and partial nonland cards (``cards/sets/<set>.txt``) whose
+    mana costs use only those colors, and 17 basic lands of the two, so that random games
+    reach the cards no shipped deck holds."""
+    pool = pool or CardPool.default()
+    rng = random.Random(seed)
+    entries = (cards_dir() / "sets" / f"{card_set}.txt").read_text(encoding="utf-8").splitlines()
+    names = [m.group(1) for m in (re.match(r"\d+ (.+?) \| (?:playable|partial)", line) for line in entries) if m]
+    colors = {n: set(re.findall(r"[WUBRG]", pool.get(n).mana_cost or "")) for n in names
+              if n in pool and "land" not in pool.get(n).types}
+    first, second = rng.sample(sorted(BASICS), 2)
+    fitting = sorted(n for n, c in colors.items() if c <= {first, second})
+    cards: dict[str, int] = {}
+    for _ in range(23):
+        name = rng.choice(fitting)
+        cards[name] = cards.get(name, 0) + 1
+    cards[BASICS[first]], cards[BASICS[second]] = 9, 8
+    return Deck(name=f"random:{seed}", cards=cards)
 
 
 def shipped_decks() -> dict[str, Path]:

@@ -204,3 +204,28 @@ def test_a_game_whose_process_dies_fails_alone(monkeypatch: pytest.MonkeyPatch) 
     assert [o.task.seed for o in outcomes if o.result is None] == [3]
     assert outcomes[2].failure == selfplay.DIED
     assert [o.result.actions for o in outcomes if o.result is not None] == [1, 2, 4, 5, 6, 7, 8]
+
+
+def test_random_decks_reach_other_cards_and_keep_the_state_valid() -> None:
+    """Two-color random decks of Magic 2010 cards: seeded (the same deck each time), 40
+    cards in two colors; their games keep the state valid and replay."""
+    from bridge.selfplay import random_deck
+    first, again = random_deck(5), random_deck(5)
+    assert first == again and sum(first.cards.values()) == 40
+    basics = [c for c in first.cards if c in ("Plains", "Island", "Swamp", "Mountain", "Forest")]
+    assert len(basics) == 2 and sum(first.cards[b] for b in basics) == 17
+    shipped = {c for p in shipped_decks().values() for c in load_deck(p).cards}
+    decks = (random_deck(11), random_deck(12))
+    assert (set(decks[0].cards) | set(decks[1].cards)) - shipped  # cards no shipped deck holds
+    result = play_game(decks, seed=11, max_actions=150)
+    assert result.actions > 0
+    assert Game.replay(json.loads(json.dumps(result.log))).state == result.final
+
+
+def test_selfplay_takes_a_random_deck_by_its_seed() -> None:
+    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "30", "--decks", "random:1",
+                                       "random:2"])
+    assert result.exit_code == 0, result.output
+    assert "random:1 vs random:2: 1 games" in result.output
+    bad = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "random:x", "random:2"])
+    assert bad.exit_code == 2 and "random:SEED" in bad.output
