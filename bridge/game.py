@@ -559,15 +559,14 @@ class Game:
         if not isinstance(log, Mapping) or "state" not in log:
             raise InputError("a game log is a mapping with the starting state and the actions")
         try:
+            part = "state"
             state = GameState.model_validate(log["state"])
-        except ValidationError as exc:
-            where, problem = validation_problem(exc)
-            raise InputError(problem, location="state" if where == "(top level)" else f"state.{where}") from None
-        try:
+            part = "actions"
             actions = TypeAdapter(list[Action]).validate_python(log.get("actions") or [])
         except ValidationError as exc:
             where, problem = validation_problem(exc)
-            raise InputError(problem, location="actions" if where == "(top level)" else f"actions{where}") from None
+            place = part if where == "(top level)" else f"{part}{'' if where.startswith('[') else '.'}{where}"
+            raise InputError(problem, location=place) from None
         game = cls.from_state(state, pool)
         for number, action in enumerate(actions):
             try:

@@ -886,6 +886,11 @@ def _chooses(card: object) -> set[str]:
     return needs
 
 
+def _enters_as_copy(card: Card) -> bool:
+    """CR 706.2: "enters the battlefield as a copy" (Clone, Vesuvan Doppelganger)."""
+    return any(getattr(a, "keyword", None) in ("enters_as_copy", "enters_as_copy_except_color") for a in card.abilities)
+
+
 def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, controller: str) -> dict[str, str]:
     """CR 614.1c, 614.12: the choices made as a permanent enters the battlefield: what Clone
     copies ("you may": the player's choice; the bridge's default: the creature with the
@@ -898,9 +903,8 @@ def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, co
     assert isinstance(card, Card)
     stated = dict(state.player(controller).as_enters.get(oid, {}))
     chosen: dict[str, str] = {}
-    printed = {getattr(a, "keyword", None) for a in card.abilities}
     looks_like = card
-    if printed & {"enters_as_copy", "enters_as_copy_except_color"}:
+    if _enters_as_copy(card):
         creatures = [p for p in state.permanents()
                      if p.id != oid and "creature" in game.pool.get(p.card).types]
         target = stated.get("copy")
@@ -1049,11 +1053,9 @@ def permanent_card(game: "Game", object_id: str) -> Card:
     706.2-706.3: the copied object's copiable values while it is on the battlefield, else
     the card of the values taken as the Clone entered)."""
     card = game.position.card(object_id)
-    perm = next((p for p in game.state.permanents() if p.id == object_id), None)
-    if perm is None or not perm.chosen.get("copy") and not perm.chosen.get("copy_card"):
+    if not _enters_as_copy(card):
         return card
-    if not {getattr(a, "keyword", None) for a in card.abilities} & {"enters_as_copy", "enters_as_copy_except_color"}:
-        return card
+    perm = game.state.permanent(object_id)
     copied = perm.chosen.get("copy")
     if copied and copied != object_id and any(p.id == copied for p in game.state.permanents()):
         return permanent_card(game, copied)
