@@ -1,7 +1,8 @@
 """Scenario files: reading them with errors that name the place, and running them.
 
-A scenario runs its actions in order; the first illegal one stops it.  Then each
-expectation is compared with what happened, and the first that differs is reported.
+A scenario runs its actions in order; the first illegal one stops it, and fails the scenario
+unless the scenario expects ``legal: false``.  Then each expectation is compared with what
+happened, and the first that differs is reported.
 """
 
 from __future__ import annotations
@@ -89,9 +90,14 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
 
     legal = all(v.legal for v in verdicts)
     cited = set().union(*(v.rules for v in verdicts)) if verdicts else set()
-    if expect.legal is not None and expect.legal != legal:
-        detail = "; ".join(str(v) for v in verdicts if not v.legal) or "every action was legal"
-        return differ(f"legal: expected {str(expect.legal).lower()}, got {str(legal).lower()} ({detail})")
+    if not legal and expect.legal is not False:
+        # an illegal action stops the scenario: its later actions never happen, so only a
+        # scenario that expects the refusal may pass
+        index = next(i for i, v in enumerate(verdicts) if not v.legal)
+        said = "expected true" if expect.legal else "an illegal action needs legal: false"
+        return differ(f"legal: {said}, but do[{index}] ({scenario.do[index].kind}) was {verdicts[index]}")
+    if expect.legal is False and legal:
+        return differ("legal: expected false, got true (every action was legal)")
     for rule in expect.violations:
         if rule not in cited:
             got = ", ".join(sorted(cited)) or "none"
