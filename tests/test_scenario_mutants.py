@@ -57,7 +57,7 @@ def test_mutants_of_action_scenarios_mostly_fail() -> None:
         f"expectation that depends on its actions:\n" + "\n".join(survivors))
 
 
-def _lure_scenario(expect: dict) -> Scenario:
+def _flyer_block_scenario(expect: dict) -> Scenario:
     return Scenario.model_validate({
         "title": "A creature that can't block a flyer blocks it",
         "cite": ["509.1b"],
@@ -69,19 +69,19 @@ def _lure_scenario(expect: dict) -> Scenario:
 
 
 def test_an_illegal_action_fails_a_scenario_that_does_not_expect_it() -> None:
-    result = run_scenario(_lure_scenario({"life": {"bob": 20}}))
+    result = run_scenario(_flyer_block_scenario({"life": {"bob": 20}}))
     assert not result.passed
     assert result.difference is not None
     assert "do[0] (declare_blockers)" in result.difference and "702.9b" in result.difference
 
 
 def test_an_illegal_action_passes_a_scenario_that_expects_legal_false() -> None:
-    assert run_scenario(_lure_scenario({"legal": False, "violations": ["702.9b"]})).passed
-    result = run_scenario(_lure_scenario({"legal": True}))
+    assert run_scenario(_flyer_block_scenario({"legal": False, "violations": ["702.9b"]})).passed
+    result = run_scenario(_flyer_block_scenario({"legal": True}))
     assert not result.passed and "expected true" in (result.difference or "")
 
 
 def test_mutants_of_one_action_are_one() -> None:
-    scenario = _lure_scenario({"legal": False})
+    scenario = _flyer_block_scenario({"legal": False})
     assert [name for name, _ in mutants(scenario)] == ["no actions"]
     assert mutants(scenario)[0][1].do == []
