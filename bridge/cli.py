@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from bridge.cards import CardPool
 from bridge.errors import InputError, MtgaspError
-from bridge.game import Game
+from bridge.game import Game, partial_cards
 from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
 from bridge.scenario import load_scenario, run_scenario
 
@@ -70,7 +71,8 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
     failed = errors = crashed = passed = 0
     for path in _files(paths):
         try:
-            result = run_scenario(load_scenario(path), str(path))
+            scenario = load_scenario(path)
+            result = run_scenario(scenario, str(path))
         except MtgaspError as exc:
             errors += 1
             click.echo(f"ERROR {exc}")
@@ -86,9 +88,18 @@ def check(paths: tuple[str, ...], quiet: bool) -> None:
         else:
             failed += 1
             click.echo(f"FAIL  {path}: {result.difference}")
+        if not quiet:
+            _say_partial(partial_cards(scenario.state, CardPool.default()), indent="      ")
     click.echo(f"{passed} passed, {failed} failed" + (f", {errors} could not be read" if errors else "")
                + (f", {crashed} crashed the engine" if crashed else ""))
     sys.exit(2 if errors else 1 if failed or crashed else 0)
+
+
+def _say_partial(parts: dict[str, str], indent: str = "") -> None:
+    """Name each card whose file leaves part of its printed text out, and what: it does
+    nothing in this game."""
+    for name, missing in parts.items():
+        click.echo(f"{indent}note: {name} leaves out {missing} (not in the engine: it does nothing here)")
 
 
 def _load(path: str) -> tuple[Scenario, Game]:
@@ -124,6 +135,7 @@ def explain(path: str, object_id: str | None, damage: bool) -> None:
             _fail(f"{path}: {exc}")
         return
     click.echo(f"{scenario.title}  [{', '.join(scenario.cite)}]")
+    _say_partial(game.partial_cards())
     if not scenario.do:
         click.echo("no actions")
     for index, action in enumerate(scenario.do):
@@ -228,6 +240,7 @@ def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actio
         if name not in names:
             _fail(f"{path}: no player is called {name!r} (players: {', '.join(names)})")
     humans = humans or (game.state.active,)
+    _say_partial(game.partial_cards())
     agents: dict[str, object] = {}
     for i, name in enumerate(names):
         if name in humans or opponent == "human":
@@ -267,6 +280,7 @@ def replay(log_path: str) -> None:
     except MtgaspError as exc:
         _fail(f"{log_path}: {exc}")
         return
+    _say_partial(game.partial_cards())
     click.echo(describe_game(game))
     click.echo(f"{len(game.log)} actions replayed")
 
@@ -345,6 +359,9 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         return
     if log_dir:
         _writable_folder(Path(log_dir), "game logs")
+    pool = CardPool.default()
+    _say_partial({name: card.missing for name in sorted({n for pair in pairs for d in pair for n in d.cards})
+                  if name in pool and (card := pool.get(name)).missing})
     # game by game across the pairs, so that a run stopped early has covered every pair alike
     tasks = [Task((a, b), seed + g, max_actions, log_dir) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]

@@ -32,7 +32,7 @@ from bridge.models import STEPS as ALL_STEPS
 from bridge.solver import Session, remember_facts
 from bridge.verdict import Verdict, ViolationReader
 
-__all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks"]
+__all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks", "partial_cards"]
 
 CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
 LAYERS = ("characteristics/layers",)
@@ -110,6 +110,17 @@ def _position(state: GameState, pool: CardPool) -> Position:
         del _POSITIONS[next(iter(_POSITIONS))]
     _POSITIONS[id(state)] = (state, pool, position)
     return position
+
+
+def partial_cards(state: GameState, pool: CardPool) -> dict[str, str]:
+    """The cards of a position (in any zone, on the stack, behind its effects) whose files
+    leave part of their printed text out, by name, with what they leave out (``missing``):
+    that part does nothing in a game."""
+    names = {c.card for p in state.players for zone in ("library", "hand", "graveyard", "exile", "battlefield")
+             for c in getattr(p, zone)}
+    names |= {s.card for s in state.stack if s.card is not None}
+    names |= {e.source for e in state.effects if e.source is not None and e.source in pool}
+    return {name: card.missing for name in sorted(names) if (card := pool.get(name)).missing}
 
 
 class Game:
@@ -544,6 +555,13 @@ class Game:
         self._set_state(self._history.pop())
         self.log.pop()
         return undone
+
+    def partial_cards(self) -> dict[str, str]:
+        """The cards of this game whose files leave part of their printed text out, with what
+        they leave out: that part does nothing here (see :func:`partial_cards`)."""
+        found = partial_cards(self.start, self.pool)
+        found.update(partial_cards(self.state, self.pool))
+        return dict(sorted(found.items()))
 
     # ------------------------------------------------------------------ the game log
     def game_log(self) -> dict[str, object]:

@@ -162,6 +162,8 @@ def _requirement(sym: clingo.Symbol, describe: Callable[[str], str]) -> tuple[tu
         via = ""
     if kind == "attack":
         return (args[0],), f"attacks each combat if able{via}"
+    if kind == "block_it" and source.type == clingo.SymbolType.Function and source.name == "provoke":
+        return (args[0], args[1]), "must block {1} if able (provoked by it)"
     if kind == "block_it":
         return (args[0], args[1]), f"must block {{1}} (all creatures able to block it do so{via})"
     if kind == "block":

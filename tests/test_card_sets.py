@@ -43,3 +43,7 @@ def test_statuses_agree_with_the_pool(path: Path) -> None:
         else:
             assert name in pool, f"{path.name} {number} {name}: marked {status} but has no card file"
             assert pool.get(name).name == name, f"{path.name} {number} {name}: the card file names another card"
+            # a partial card's file says what it leaves out; a playable one's leaves nothing out
+            missing = pool.get(name).missing
+            assert bool(missing) == (status == "partial"), \
+                f"{path.name} {number} {name}: marked {status}, but its file's `missing` is {missing!r}"

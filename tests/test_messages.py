@@ -173,6 +173,13 @@ def test_the_message_of_a_creature_blocking_too_many() -> None:
     assert template.format("Grizzly Bears (b0)", 2, 1) == "Grizzly Bears (b0) blocks 2 creatures but may block only 1"
 
 
+def test_a_provoked_creature_reads_as_provoked() -> None:
+    term = clingo.Function("req", [clingo.Function("block_it"), clingo.String("bears"), clingo.String("vorine"),
+                                   clingo.Function("provoke")])
+    ids, words = _requirement(term, lambda o: o)
+    assert ids == ("bears", "vorine") and words.format(*ids) == "must block vorine if able (provoked by it)"
+
+
 @pytest.mark.parametrize("reason", sorted(REQUIREMENTS))
 def test_every_requirement_has_words(reason: str) -> None:
     for kind, arity in REQUIREMENTS[reason]:
