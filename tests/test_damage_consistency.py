@@ -10,7 +10,7 @@ with the same result whatever the order of the facts.
 from __future__ import annotations
 
 import clingo
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bridge.cards import Card, CardPool
@@ -65,15 +65,39 @@ def test_default_assignment_totals_power_and_sba_end(combat: dict, rnd) -> None:
     assert powers == {c["id"]: c["power"] for c in _dealing(combat, game)}
     assert totals == powers
     assert game.reader.verdict(model).legal
-    # deal the default assignment, then the state-based actions, twice with shuffled facts
+    # deal the default assignment: the state-based actions that then apply are those the
+    # test's own reading of 704.5a and 704.5f-h finds, and the same with the facts shuffled
     game.push(AssignDamage(assignments={}))
+    expected = _state_based_actions(combat, game.state)
+    assert game.state_based_actions() == expected
     lines = game.position.facts.splitlines()
-    first = sorted(game.state_based_actions())
     rnd.shuffle(lines)
     shuffled = Session(game.modules("sba"), "\n".join(lines)).solve().model
-    assert sorted((str(s.arguments[0]), s.arguments[1].string) for s in shuffled if s.match("sba", 2)) == first
+    assert sorted((str(s.arguments[0]), s.arguments[1].string) for s in shuffled if s.match("sba", 2)) == expected
     game.push(StateBasedActions())
     assert game.state_based_actions() == []
+    dead = {a.split('"')[1] for a, _ in expected if not a.startswith("loses")}
+    assert {p.id for p in game.state.permanents()} == {p.id for p in build(combat).state.permanents()} - dead
+
+
+def _state_based_actions(combat: dict, state: GameState) -> list[tuple[str, str]]:
+    """The state-based actions a position calls for, by the test's own reading of 704.5a and
+    704.5f-h: a player at 0 life or less loses; a creature whose toughness (printed, less its
+    -1/-1 counters) is 0 or less goes to the graveyard, else one with lethal damage or
+    deathtouch damage is destroyed (once for each reason)."""
+    out = [(f'loses("{p.name}")', "704.5a") for p in state.players if p.life <= 0]
+    for perm in state.permanents():
+        spec = combat["attackers"][int(perm.id[1:])] if perm.id.startswith("a") else \
+            combat["blockers"][int(perm.id[1:])][0]
+        toughness = spec["toughness"] - perm.counters.get("-1/-1", 0) + perm.counters.get("+1/+1", 0)
+        if toughness <= 0:
+            out.append((f'to_graveyard("{perm.id}")', "704.5f"))
+            continue
+        if perm.damage >= toughness:
+            out.append((f'destroy("{perm.id}")', "704.5g"))
+        if perm.deathtouch_damage:
+            out.append((f'destroy("{perm.id}")', "704.5h"))
+    return sorted(out)
 
 
 def _dealing(combat: dict, game: Game) -> list[dict]:
@@ -113,12 +137,18 @@ def test_whole_combat_ends_the_same_whatever_the_listing_order(combat: dict, rnd
     start = GameState.model_validate({**start.model_dump(), "step": "declare_blockers",
                                       "players": [p.model_dump() for p in players]})
     pool = build({**combat, "first_step": False}).pool
+    # another listing order: shuffled, and reversed where the shuffle left a list as it was,
+    # so that the second combat is not the first again (its answers would be the first's)
+    assume(any(len(p.battlefield) > 1 for p in start.players))
     shuffled_players = []
     for player in start.players:
         battlefield = list(player.battlefield)
         rnd.shuffle(battlefield)
+        if battlefield == list(player.battlefield):
+            battlefield.reverse()
         shuffled_players.append(player.model_copy(update={"battlefield": battlefield}))
     shuffled = GameState.model_validate({**start.model_dump(), "players": [p.model_dump() for p in shuffled_players]})
+    assert [p.id for p in shuffled.permanents()] != [p.id for p in start.permanents()]
     finals = []
     for state in (start, shuffled):
         game = Game(state, pool)

@@ -42,10 +42,19 @@ def test_a_random_game_keeps_the_state_valid_and_replays() -> None:
     decks = shipped_decks()
     result = play_game((load_deck(decks["white_weenie"]), load_deck(decks["black_knights"])), seed=5,
                        max_actions=80)
-    assert result.actions == 80 or result.winner is not None
+    # the result names the winner the final position shows (CR 104.2a), and a game stops
+    # short of its actions only when it is over
+    assert result.final is not None
+    lost = {p.name for p in result.final.players if p.lost}
+    shown = None if not lost else "none" if len(lost) == 2 else \
+        next(p.name for p in result.final.players if p.name not in lost)
+    assert result.winner == shown
+    assert result.actions == 80 if shown is None else 0 < result.actions <= 80
+    assert result.turns == result.final.turn
     replayed = Game.replay(result.log)
     assert len(replayed.log) == result.actions
     assert replayed.state == result.final
+    assert replayed.winner() == result.winner
 
 
 def _broken(game: Game, player: int, **fields: object) -> Game:
@@ -81,10 +90,18 @@ def test_a_bad_deck_is_reported(tmp_path: Path) -> None:
 
 
 def test_cli_selfplay_prints_rates() -> None:
+    import re
     result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "red_goblins", "blue_skies",
                                        "--max-actions", "40"])
     assert result.exit_code == 0, result.output
-    assert "games/s" in result.output and "actions/s" in result.output
+    # "<pair>: 1 games, N actions in T s: G games/s, A actions/s; ..." with the rates those numbers make
+    line = next(line for line in result.output.splitlines() if line.startswith("Red Goblins vs Blue Skies: "))
+    match = re.search(r": 1 games, (\d+) actions in ([0-9.]+) s: ([0-9.]+) games/s, ([0-9.]+) actions/s", line)
+    assert match, line
+    actions, seconds, games_rate, actions_rate = int(match[1]), float(match[2]), float(match[3]), float(match[4])
+    assert 0 < actions <= 40
+    assert actions_rate == pytest.approx(games_rate * actions, rel=0.02)
+    assert abs(1 / games_rate - seconds) <= 0.06  # the seconds are printed to a tenth
 
 
 def test_cli_selfplay_in_two_processes_plays_the_same_games() -> None:
@@ -218,8 +235,13 @@ def test_random_decks_reach_other_cards_and_keep_the_state_valid() -> None:
     decks = (random_deck(11), random_deck(12))
     assert (set(decks[0].cards) | set(decks[1].cards)) - shipped  # cards no shipped deck holds
     result = play_game(decks, seed=11, max_actions=150)
-    assert result.actions > 0
-    assert Game.replay(json.loads(json.dumps(result.log))).state == result.final
+    replayed = Game.replay(json.loads(json.dumps(result.log)))
+    assert replayed.state == result.final
+    # the game cast cards no shipped deck holds
+    names = {o.id: o.card for p in replayed.start.players
+             for zone in ("library", "hand", "graveyard", "exile", "battlefield") for o in getattr(p, zone)}
+    cast = {names[a.card] for a in replayed.log if a.kind == "cast"}  # type: ignore[attr-defined]
+    assert cast - shipped, sorted(cast)
 
 
 def test_selfplay_takes_a_random_deck_by_its_seed() -> None:
