@@ -826,9 +826,8 @@ class Card(_Strict):
     toughness: int | None = None
     loyalty: int | None = None
     text: str = ""
-    missing: str | None = Field(None, min_length=1, description="what of the printed text the file leaves out "
-                                "(the vocabulary can't say it yet): a game that uses the card says that part does "
-                                "nothing")
+    missing: str | None = Field(None, min_length=1, description="what of the printed text the file leaves out: "
+                                "a game that uses the card says that part does nothing")
     abilities: list[Any] = Field(default_factory=list, description="keywords and static abilities (cards/README.md)")
     effect: EffectSpec | None = Field(None, description="for an instant or sorcery: what it does to its targets")
     targets: list[TargetSpec] = Field(default_factory=list, description="a spell's targets (CR 601.2c, 113)")
