@@ -973,8 +973,9 @@ def _status(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> 
     state = _update_permanents(state, changes)
     updates: dict[str, dict[str, object]] = {}
     for p in state.players:
-        if "prevention_shield" in out.added.get(p.name, {}):
-            updates.setdefault(p.name, {})["prevention_shield"] = p.prevention_shield + out.added[p.name]["prevention_shield"]
+        shield = out.added.get(p.name, {}).get("prevention_shield")
+        if shield:
+            updates.setdefault(p.name, {})["prevention_shield"] = p.prevention_shield + shield
         if p.name in out.cant_cast:
             updates.setdefault(p.name, {})["cant_cast_spells"] = True
         if p.name in out.damage_prevented:
