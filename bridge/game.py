@@ -43,6 +43,8 @@ ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
 STEPS = ("combat/common", "characteristics/players", "turn/steps")
+# the state-based actions (regeneration replacing destruction) and the delayed triggered
+# abilities whose moment a step is: asked in the turn's session with the steps
 SBA = ("sba", "regeneration", "stack/delayed")
 COMBAT_STEPS = ("beginning_of_combat", "declare_attackers", "declare_blockers", "first_strike_damage",
                 "combat_damage", "end_of_combat")

@@ -691,7 +691,7 @@ class _Outcome:
         added = self.added.setdefault(oid, {})
         added[what] = added.get(what, 0) + n
 
-    def count(self, amounts: dict[str, int], player: str, n: int) -> None:
+    def tally(self, amounts: dict[str, int], player: str, n: int) -> None:
         amounts[player] = amounts.get(player, 0) + n
 
 
@@ -772,27 +772,27 @@ def _prevent_all_damage_to(out: _Outcome, args: Sequence[clingo.Symbol]) -> None
 
 def _draw(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 119.2: the player draws N cards."""
-    out.count(out.draws, args[0].string, args[1].number)
+    out.tally(out.draws, args[0].string, args[1].number)
 
 
 def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 117.3: the player gains N life."""
-    out.count(out.life, args[0].string, args[1].number)
+    out.tally(out.life, args[0].string, args[1].number)
 
 
 def _lose_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 117.3: the player loses N life."""
-    out.count(out.life, args[0].string, -args[1].number)
+    out.tally(out.life, args[0].string, -args[1].number)
 
 
 def _discard(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 701.7a: the player discards N cards of his or her choice."""
-    out.count(out.discards, args[0].string, args[1].number)
+    out.tally(out.discards, args[0].string, args[1].number)
 
 
 def _discard_at_random(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 701.7b: the player discards N cards at random."""
-    out.count(out.random_discards, args[0].string, args[1].number)
+    out.tally(out.random_discards, args[0].string, args[1].number)
 
 
 def _discard_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -807,7 +807,7 @@ def _mill(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 
 def _skip_turns(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 614.10: the player skips his or her next N turns."""
-    out.count(out.skips, args[0].string, args[1].number)
+    out.tally(out.skips, args[0].string, args[1].number)
 
 
 def _lose_game(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
