@@ -622,6 +622,8 @@ class ResolveStep(_Strict):
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
+        if self.count is not None and self.count.other:
+            raise ValueError("a step's count has a quality and a controller; `other` is not in its vocabulary")
         return self
 
     @property
@@ -1026,7 +1028,7 @@ class Card(_Strict):
             key = f"ab({c}, {k})"
             out.append(f"card_value({c}, ability, activated({c}, {k})).")
             out += _spell_facts(key, ability.cost, ability.targets, ability.resolve, ability.effect, qualities)
-            for flag in ("tap", "sacrifice_self", "sorcery_speed", "once_each_turn"):
+            for flag in ("tap", "sorcery_speed", "once_each_turn"):
                 if getattr(ability, flag):
                     out.append(f"ability_{flag}({key}).")
             if ability.pay_life:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from bridge.cards import Card, CardPool, slug
 from bridge.errors import InputError, UnknownCardError
-from bridge.models import ZONES, GameState
+from bridge.models import ZONES, GameState, StackObject
 
-__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts", "stamps"]
+__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts", "delayed_facts", "stamps"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
@@ -105,7 +106,6 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     out += [f"declared_in_combat({d})." for d in state.declared]
     if state.extra_combats:
         out.append(f"extra_combats({state.extra_combats}).")
-    out += [f"passed({asp_string(p)})." for p in state.passed]
     for entry in state.activated_this_turn:
         source, _, number = entry.rpartition("/")
         out.append(f"activated_this_turn({asp_string(source)}, {int(number)}).")
@@ -250,6 +250,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 qualities.update(ability.quality.all_terms())
         out += [f"quality({q})." for q in sorted(qualities)]
 
+    # CR 603.7: the delayed triggered abilities waiting
+    out += delayed_facts(state.delayed_triggers)
     # CR 405: the stack, top first
     for k, item in enumerate(state.stack, start=1):
         o = asp_string(item.id)  # type: ignore[arg-type]
@@ -262,6 +264,20 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for card in used_cards.values():
         out += card.facts()
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
+
+
+def delayed_facts(items: Iterable[StackObject], new: Collection[str] = ()) -> list[str]:
+    """The facts of delayed triggered abilities waiting (CR 603.7): when each triggers, the
+    permanent it waits on, and those created during the action just taken (``new``)."""
+    out = []
+    for item in items:
+        d = asp_string(item.id or "")
+        out.append(f"delayed_trigger({d}, {item.at}).")
+        if item.watch is not None:
+            out.append(f"delayed_watch({d}, {asp_string(item.watch)}).")
+        if item.id in new:
+            out.append(f"delayed_new({d}).")
+    return out
 
 
 def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],
@@ -304,6 +320,8 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
     for flag in ("kicked", "buyback", "flashback"):
         if getattr(item, flag):
             out.append(f"stack_{flag}({o}).")
+    if item.copy_of_card:  # CR 706.9: a copy of a spell
+        out.append(f"stack_copy({o}).")
     if item.x is not None:
         out.append(f"stack_x({o}, {item.x}).")
     return out

@@ -14,7 +14,7 @@ False
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,14 +22,14 @@ import clingo
 
 from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError, MtgaspError
-from bridge.facts import Position, asp_string, position_facts
+from bridge.facts import Position, asp_string, delayed_facts, position_facts
 from bridge.errors import RuleModuleError
 from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, ChooseOrder, Concede, DeclareAttackers,
                            DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
 from bridge.models import STEPS as ALL_STEPS
-from bridge.solver import Session, remember_facts
+from bridge.solver import Session, answer, remember_facts
 from bridge.verdict import Verdict, ViolationReader
 
 __all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks", "partial_cards"]
@@ -43,6 +43,9 @@ ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
 STEPS = ("combat/common", "characteristics/players", "turn/steps")
+# the state-based actions (regeneration replacing destruction) and the delayed triggered
+# abilities whose moment a step is: asked in the turn's session with the steps
+SBA = ("sba", "regeneration", "stack/delayed")
 COMBAT_STEPS = ("beginning_of_combat", "declare_attackers", "declare_blockers", "first_strike_damage",
                 "combat_damage", "end_of_combat")
 DECLARED = clingo.Function("declared")
@@ -72,6 +75,7 @@ class Characteristics:
     toughness: int | None
     loyalty: int | None
     controller: str
+    text_card: str | None = None    # the card whose text it has (CR 706.2: a copy's is what it copies)
 
 
 @dataclass(frozen=True)
@@ -199,7 +203,8 @@ class Game:
                 power=(v.get("power") or [None])[0],  # type: ignore[arg-type]
                 toughness=(v.get("toughness") or [None])[0],  # type: ignore[arg-type]
                 loyalty=(v.get("loyalty") or [None])[0],  # type: ignore[arg-type]
-                controller=str((v.get("controller") or [""])[0]))
+                controller=str((v.get("controller") or [""])[0]),
+                text_card=(v.get("text_card") or [None])[0])  # type: ignore[arg-type]
         return out
 
     def player_characteristics(self, name: str) -> "PlayerCharacteristics":
@@ -395,7 +400,7 @@ class Game:
                           if line != step_fact and not line.startswith("tapped(")) + "\n" + \
             " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
             "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
-        session = Session.shared(self.modules("sba", *STEPS), facts)
+        session = Session.shared(self.modules(*SBA, *STEPS), facts)
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
@@ -427,7 +432,7 @@ class Game:
                 (perm.id or "", perm.card, player.name, state.controller_of(perm))
                 for player in state.players for perm in player.battlefield if perm.id in going],
                 tokens=frozenset(perm.id or "" for perm in state.permanents() if perm.token))
-            state = _apply_sba(state, actions, instead, self.pool)
+            state = _apply_sba(state, actions, instead, self.pool, model)
             # CR 104.3: why each player who lost now lost
             why: dict[str, str] = {}
             for s in model:
@@ -893,29 +898,33 @@ def _tapping_triggers(game: Game, before: GameState, after: GameState) -> GameSt
 
 
 def _delayed_event_triggers(game: Game, before: GameState, after: GameState) -> GameState:
-    """CR 603.7a-b: a delayed triggered ability waiting on a permanent triggers the next time
-    the permanent leaves the battlefield or becomes untapped, once.  One created by this action
-    was created only if its permanent was on the battlefield then (stack.py), so its leaving
-    counts; its becoming untapped counts from the next action on."""
+    """CR 603.7a-b: what happened in this action to the permanents delayed triggered abilities
+    wait on (one left the battlefield, or became untapped), and the abilities that trigger on
+    it, as the rules say (stack/delayed.lp); they go on the stack when a player would next
+    receive priority, at once if one has it now."""
     waiting = [d for d in after.delayed_triggers if d.watch is not None]
     if not waiting:
         return after
-    old = {d.id for d in before.delayed_triggers}
     was = {p.id: p for p in before.permanents()}
     now = {p.id: p for p in after.permanents()}
-    fired = []
-    for d in waiting:
-        left = d.watch not in now and (d.id not in old or d.watch in was)
-        untapped = d.id in old and d.watch in was and was[d.watch].tapped and d.watch in now \
-            and not now[d.watch].tapped
-        if (left and "leaves_battlefield" in (d.at or "")) or (untapped and "becomes_untapped" in (d.at or "")):
-            fired.append(d)
+    events = []
+    for watched in sorted({d.watch for d in waiting if d.watch is not None}):
+        if watched not in now:
+            events.append(f"event(leaves({asp_string(watched)})).")
+        elif watched in was and was[watched].tapped and not now[watched].tapped:
+            events.append(f"event(becomes_untapped({asp_string(watched)})).")
+    if not events:
+        return after
+    old = {d.id for d in before.delayed_triggers}
+    facts = delayed_facts(waiting, new={d.id or "" for d in waiting if d.id not in old})
+    model = answer(("inputs", "stack/delayed"), "\n".join([*facts, *events])).model
+    fired = {s.arguments[0].string for s in model if s.match("delayed_triggers", 1)}
     if not fired:
         return after
     from bridge.stack import _give_priority
-    gone = {d.id for d in fired}
-    after = after.model_copy(update={"delayed_triggers": [d for d in after.delayed_triggers if d.id not in gone],
-                                     "pending_triggers": [*after.pending_triggers, *fired]})
+    after = after.model_copy(update={
+        "delayed_triggers": [d for d in after.delayed_triggers if d.id not in fired],
+        "pending_triggers": [*after.pending_triggers, *(d for d in after.delayed_triggers if d.id in fired)]})
     if after.priority is not None:
         after = _give_priority(Game(after, game.pool), after, after.priority)
     return after
@@ -1019,19 +1028,45 @@ def _remove_from_combat(state: GameState, removed: set[str]) -> GameState:
     return _update_permanents(state, changes)
 
 
+def apply_regeneration(state: GameState, model: Iterable[clingo.Symbol]) -> GameState:
+    """CR 701.11a: regenerate the permanents the rules regenerate, with the changes they show
+    (``regeneration/2``): a shield used, all damage removed (and with it the deathtouch damage
+    of 704.5h), tapped, removed from combat (506.4)."""
+    changes: dict[str, dict[str, object]] = {}
+    removed: set[str] = set()
+    for s in model:
+        if not s.match("regeneration", 2):
+            continue
+        oid, what = s.arguments[0].string, s.arguments[1].name
+        change = changes.setdefault(oid, {})
+        if what == "use_shield":
+            change["regeneration_shields"] = state.permanent(oid).regeneration_shields - 1
+        elif what == "remove_damage":
+            change.update(damage=0, deathtouch_damage=False)
+        elif what == "tap":
+            change["tapped"] = True
+        elif what == "remove_from_combat":
+            removed.add(oid)
+        else:
+            raise RuleModuleError(f"the rules show a change of regeneration the bridge doesn't know: {what}")
+    return _remove_from_combat(_update_permanents(state, changes), removed)
+
+
 def _attacked(state: GameState, object_id: str) -> bool:
     return any(p.attacking == object_id for p in state.permanents())
 
 
 def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[str, str] | None = None,
-               pool: CardPool | None = None) -> GameState:
+               pool: CardPool | None = None, model: Iterable[clingo.Symbol] = ()) -> GameState:
     """Perform state-based actions simultaneously (CR 704.3): the rules chose them; a card
-    going to a graveyard goes where ``instead`` says, if it says (614.1a)."""
+    going to a graveyard goes where ``instead`` says, if it says (614.1a); a creature
+    regenerated changes as ``model`` shows (701.11a)."""
     instead = instead or {}
     leaving: set[str] = set()
     ceasing: set[str] = set()
-    regenerated: set[str] = set()
     updates: dict[str, dict[str, object]] = {}
+    if any(a.name == "regenerate" for a in actions):
+        state = apply_regeneration(state, model)
     losers: set[str] = set()
     restarting: set[str] = set()
     for a in actions:
@@ -1044,13 +1079,6 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[
             leaving.add(target)
         elif a.name == "cease_to_exist":
             ceasing.add(target)
-        elif a.name == "regenerate":
-            # CR 701.11: tap it, remove all damage from it, remove it from combat (506.4)
-            regenerated.add(target)
-            perm = state.permanent(target)
-            updates.setdefault(target, {}).update(
-                tapped=True, damage=0, deathtouch_damage=False,
-                regeneration_shields=perm.regeneration_shields - 1)
         elif a.name == "unattach":
             updates.setdefault(target, {})["attached_to"] = None
         elif a.name in ("cancel_counters", "remove_counters"):
@@ -1063,8 +1091,8 @@ def _apply_sba(state: GameState, actions: list[clingo.Symbol], instead: Mapping[
             else:
                 counters[a.arguments[1].string] = a.arguments[2].number
             updates.setdefault(target, {})["counters"] = {k: v for k, v in counters.items() if v}
-    # CR 506.4: what leaves the battlefield or regenerates is removed from combat
-    state = _remove_from_combat(state, leaving | regenerated)
+    # CR 506.4: what leaves the battlefield is removed from combat
+    state = _remove_from_combat(state, leaving)
     gone = {p.id for p in state.permanents() if p.id in leaving and p.token} | ceasing
     gone_ids = [*state.gone, *sorted(g for g in gone if g)]
     players = []

@@ -11,13 +11,14 @@ stack (608), ending a step and beginning the next (500.2-500.5, 703).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import clingo
 
-from bridge.cards import DELAYED_EVENTS, Card, slug
-from bridge.errors import InputError
+from bridge.cards import Card
+from bridge.errors import InputError, RuleModuleError
 from bridge.facts import asp_string, stack_object_facts, stamps
 from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
                            StackObject, fresh_id)
@@ -34,7 +35,7 @@ __all__ = ["check_cast", "check_activate", "check_play_land", "after_cast", "aft
 
 ACTING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/cast", "stack/mana")
 RESOLVING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/resolve",
-             "combat/damage_dealing", "sba")
+             "stack/zones", "stack/damage", "stack/keywords", "regeneration", "combat/damage_dealing")
 MAIN_STEPS = ("main1", "main2")
 
 
@@ -561,34 +562,34 @@ def _steps_key(state: GameState) -> str:
 
 # ---------------------------------------------------------------------- resolving
 def resolve_top(game: "Game") -> GameState:
-    """CR 608: the top object of the stack resolves; then the active player receives
-    priority (115.3b)."""
+    """CR 608: the top object of the stack resolves: the rules say what it does and where it
+    goes (a spell to a zone or the battlefield, a copy or an ability nowhere); then the active
+    player receives priority (115.3b)."""
     from bridge.game import Game
     state = game.state
     top = state.stack[0]
     facts = game.position.facts + f"\nresolving({asp_string(top.id or '')})."
     model = Session(game.modules(*RESOLVING), facts).solve().model
-    rest = state.stack[1:]
-    countered = any(s.match("countered_on_resolution", 1) for s in model)
-    state = state.model_copy(update={"stack": rest})
-    if top.card is None or top.copy_of_card:
+    leaving = _leaving_stack(model)
+    where = leaving.get(top.id or "")
+    if where is None:
+        raise RuleModuleError(f"the rules don't say where {top.label()} goes as it resolves")
+    state = state.model_copy(update={"stack": state.stack[1:]})
+    if where == "none":
         state = _update(state, gone=[*state.gone, top.id])
-    if not countered:
-        state = _apply_results(game, state, top, model)
-    if top.card is not None and not top.copy_of_card and not countered and _is_permanent_card(game, top):
-        state = _enter_battlefield(game, state, top)
-    elif top.card is not None and not top.copy_of_card:
-        # CR 608.2k (instants and sorceries), 701.5a: to its owner's graveyard; CR 702.31a:
-        # exiled if cast for its flashback cost; CR 702.24a: to the hand if its buyback cost
-        # was paid and it resolved
-        zone = "exile" if top.flashback else "hand" if top.buyback and not countered else "graveyard"
-        state = _to_zone(state, top, zone, game.pool)
+    if not any(s.match("countered_on_resolution", 1) for s in model):
+        state = _apply_results(game, state, top, model, leaving)
+    if where == "battlefield":
+        state = _enter_battlefield(game, state, top, model)
+    elif where != "none":
+        state = _to_zone(state, top, where, game.pool)
     return _give_priority(Game(state, game.pool), state, state.active)
 
 
-def _is_permanent_card(game: "Game", item: StackObject) -> bool:
-    card = game.pool.get(item.card or "")
-    return not ({"instant", "sorcery"} & set(card.types))
+def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:
+    """Where each object leaving the stack goes, as the rules show it (``leaves_stack_to/2``:
+    a zone of its owner's, the battlefield, or ``none`` when it ceases to exist)."""
+    return {s.arguments[0].string: s.arguments[1].name for s in model if s.match("leaves_stack_to", 2)}
 
 
 def _owner(state: GameState, item: StackObject) -> str:
@@ -606,265 +607,570 @@ def _to_zone(state: GameState, item: StackObject, zone: str, pool: object = None
     return _update(moved)
 
 
-def _enter_battlefield(game: "Game", state: GameState, item: StackObject) -> GameState:
+def _leave_stack(state: GameState, oid: str, where: str, pool: object = None) -> GameState:
+    """An object leaves the stack (countered, CR 701.5a) for where the rules say: a zone of its
+    owner's, or nowhere (it ceases to exist)."""
+    if where == "none":
+        return _update(state, stack=[s for s in state.stack if s.id != oid], gone=[*state.gone, oid])
+    return _to_zone(state, state.stack_object(oid), where, pool)
+
+
+def _enter_battlefield(game: "Game", state: GameState, item: StackObject, model: frozenset[clingo.Symbol]
+                       ) -> GameState:
     """CR 608.3: a permanent spell enters the battlefield under its controller's control; an
-    Aura spell attached to its target (303.4f)."""
+    Aura attached to what the rules say (608.3a)."""
     card = game.pool.get(item.card or "")
-    attached = item.targets[0] if "aura" in [slug(s) for s in card.subtypes] and item.targets else None
-    if attached is not None and attached not in {p.id for p in state.permanents()} \
-            and attached not in {p.name for p in state.players}:
-        return _to_zone(state, item, "graveyard", game.pool)
+    attached = next((s.arguments[1].string for s in model if s.match("enters_attached", 2)
+                     and s.arguments[0].string == item.id), None)
     controller = item.controller or state.active
     perm = Permanent(id=item.id, card=item.card or "", sick=True, attached_to=attached,
                      timestamp=_next_timestamp(game, state), counters=entering_counters(card, item.x or 0),
-                     chosen=as_enters_choices(game, state, item.id or "", card, controller))
+                     chosen=as_enters_choices(game, state, item.id or "", card, controller, _copy_candidates(model)))
     players = [p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
                for p in state.players]
     after = _update(state, players=players)
     return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})"])
 
 
-def _apply_results(game: "Game", state: GameState, top: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
-    """CR 608.2c: carry out what the rules said the resolving object does."""
-    from bridge.game import _deal_damage
-    results = [s.arguments[0] for s in model if s.match("result", 1)]
-    dealt, lifelink_replaced = _deal_damage(state, model, game.pool)
-    state = dealt.model_copy(update={"combat_damage_dealt": state.combat_damage_dealt})
-    moves: dict[str, str] = {}
-    changes: dict[str, dict[str, object]] = {}
-    life: dict[str, int] = {}
-    draws: dict[str, int] = {}
-    effects: list[Effect] = []
-    tokens: list[tuple[str, str, int]] = []
-    countered: list[str] = []
-    discards: dict[str, int] = {}
-    random_discards: dict[str, int] = {}
-    mills: list[tuple[str, int]] = []
-    under: dict[str, str] = {}
-    from_hand: list[str] = []
-    from_library: list[str] = []
-    to_bottom: list[str] = []
-    chosen_discards: list[str] = []
-    extra_turns: list[str] = []
-    extra_combats = 0
+def _copy_candidates(model: frozenset[clingo.Symbol]) -> dict[str, str]:
+    """CR 706.5, 706.2-706.3: the creatures a card entering as a copy may copy, each with the
+    card of the copiable values it would take (``none``: a face-down creature's)."""
+    return {s.arguments[0].string: _text(s.arguments[1]) for s in model if s.match("copy_candidate", 2)}
+
+
+def _text(sym: clingo.Symbol) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+# ---------------------------------------------------------------------- what a resolving object does
+@dataclass
+class _Outcome:
+    """What the rules say the resolving object does (CR 608.2c: its ``result/1`` atoms),
+    gathered kind by kind (``_COLLECT``) before it is applied phase by phase (``_PHASES``)."""
+
+    model: frozenset[clingo.Symbol]
+    leaving: dict[str, str]                  # where the objects leaving the stack go
+    players: frozenset[str]
+    moves: dict[str, str] = field(default_factory=dict)                       # permanent -> where it goes
+    changes: dict[str, dict[str, object]] = field(default_factory=dict)       # permanent -> new status
+    added: dict[str, dict[str, int]] = field(default_factory=dict)            # object -> shields, counters added
+    must_block: dict[str, list[str]] = field(default_factory=dict)
+    regenerated: bool = False
+    combat_damage_prevented: bool = False
+    cant_cast: set[str] = field(default_factory=set)
+    damage_prevented: set[str] = field(default_factory=set)
+    next_from: list[tuple[str, str]] = field(default_factory=list)
+    life: dict[str, int] = field(default_factory=dict)
+    draws: dict[str, int] = field(default_factory=dict)
+    discards: dict[str, int] = field(default_factory=dict)
+    random_discards: dict[str, int] = field(default_factory=dict)
+    chosen_discards: list[str] = field(default_factory=list)
+    mills: list[tuple[str, int]] = field(default_factory=list)
+    skips: dict[str, int] = field(default_factory=dict)
+    losers: set[str] = field(default_factory=set)
+    extra_turns: list[str] = field(default_factory=list)
+    extra_combats: int = 0
+    effects: list[str] = field(default_factory=list)
+    pumps: list[tuple[str, int, int]] = field(default_factory=list)
+    returned: list[tuple[str, str]] = field(default_factory=list)
+    under: dict[str, str] = field(default_factory=dict)
+    from_hand: list[str] = field(default_factory=list)
+    from_library: list[str] = field(default_factory=list)
+    to_bottom: list[str] = field(default_factory=list)
+    tokens: list[tuple[str, str, int]] = field(default_factory=list)
     blocked: str | None = None
-    searches: list[tuple[str, str, str]] = []
-    shuffles: list[str] = []
-    copies: list[str] = []
-    exiled_cards: list[str] = []
-    pumps: list[tuple[str, int, int]] = []
-    delayed: list[tuple[str, str, str | None, str | None]] = []
-    next_from: list[tuple[str, str]] = []
-    losers: set[str] = set()
-    returned: list[tuple[str, str]] = []
-    skips: dict[str, int] = {}
-    for r in results:
-        args = r.arguments
-        target = args[0].string if args and args[0].type == clingo.SymbolType.String else None
-        if r.name in ("destroy", "sacrifice"):
-            moves[target] = "graveyard"  # type: ignore[index]
-        elif r.name == "exile":
-            moves[target] = "exile"  # type: ignore[index]
-        elif r.name == "return_to_hand":
-            moves[target] = "hand"  # type: ignore[index]
-        elif r.name in ("put_on_top", "put_on_bottom"):
-            moves[target] = r.name  # type: ignore[index]
-        elif r.name == "regenerate":
-            perm = state.permanent(target)  # type: ignore[arg-type]
-            changes[target] = {"tapped": True, "damage": 0, "deathtouch_damage": False,  # type: ignore[index]
-                               "regeneration_shields": perm.regeneration_shields - 1}
-        elif r.name in ("tap", "untap"):
-            changes.setdefault(target, {})["tapped"] = r.name == "tap"  # type: ignore[arg-type]
-        elif r.name == "regeneration_shield":
-            perm = state.permanent(target)  # type: ignore[arg-type]
-            changes.setdefault(target, {})["regeneration_shields"] = perm.regeneration_shields + 1  # type: ignore[arg-type]
-        elif r.name == "prevention_shield":
-            n = args[1].number
-            if target in {p.name for p in state.players}:
-                life.setdefault(f"shield:{target}", 0)
-                life[f"shield:{target}"] += n
+    exiled_cards: list[str] = field(default_factory=list)
+    searches: list[tuple[str, str, str]] = field(default_factory=list)
+    shuffles: list[str] = field(default_factory=list)
+    copies: list[str] = field(default_factory=list)
+    countered: list[str] = field(default_factory=list)
+    delayed: list[tuple[str, str, str | None, str | None]] = field(default_factory=list)
+    lifelink_replaced: set[str] = field(default_factory=set)
+
+    def add(self, oid: str, what: str, n: int) -> None:
+        added = self.added.setdefault(oid, {})
+        added[what] = added.get(what, 0) + n
+
+    def tally(self, amounts: dict[str, int], player: str, n: int) -> None:
+        amounts[player] = amounts.get(player, 0) + n
+
+
+_Collect = Callable[[_Outcome, Sequence[clingo.Symbol]], None]
+
+
+def _moves_to(zone: str) -> _Collect:
+    def collect(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+        out.moves[args[0].string] = zone
+    collect.__doc__ = f"CR 400.6: the permanent leaves the battlefield ({zone})."
+    return collect
+
+
+def _tap(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.15a: the permanent is tapped."""
+    out.changes.setdefault(args[0].string, {})["tapped"] = True
+
+
+def _untap(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.15b: the permanent is untapped."""
+    out.changes.setdefault(args[0].string, {})["tapped"] = False
+
+
+def _freeze(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 502.2: it doesn't untap during its controller's next untap step."""
+    out.changes.setdefault(args[0].string, {})["frozen"] = True
+
+
+def _attach(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.3a: the source becomes attached to the object."""
+    out.changes.setdefault(args[0].string, {})["attached_to"] = args[1].string
+
+
+def _regenerate(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.11a: regenerated instead of destroyed (what that does: ``regeneration/2``)."""
+    out.regenerated = True
+
+
+def _regeneration_shield(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.11a: a regeneration shield."""
+    out.add(args[0].string, "regeneration_shields", 1)
+
+
+def _prevention_shield(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 615.7: the next N damage to the player or permanent is prevented."""
+    out.add(args[0].string, "prevention_shield", args[1].number)
+
+
+def _put_counters(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 120.1: counters put on a permanent."""
+    out.add(args[0].string, f"counter:{args[1].string}", args[2].number)
+
+
+def _provoked(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 702.36a: the creature blocks the provoking creature this turn if able."""
+    out.must_block.setdefault(args[0].string, []).append(args[1].string)
+
+
+def _prevent_next_from(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 615.8: the next time the chosen source would deal damage to it, that is prevented."""
+    out.next_from.append((args[0].string, args[1].string))
+
+
+def _prevent_all_combat_damage(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 615: all combat damage this turn is prevented."""
+    out.combat_damage_prevented = True
+
+
+def _cant_cast_spells(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 101.2: the player can't cast spells this turn."""
+    out.cant_cast.add(args[0].string)
+
+
+def _prevent_all_damage_to(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 615: all damage to the player and his or her creatures this turn is prevented."""
+    out.damage_prevented.add(args[0].string)
+
+
+def _draw(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 119.2: the player draws N cards."""
+    out.tally(out.draws, args[0].string, args[1].number)
+
+
+def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 117.3: the player gains N life."""
+    out.tally(out.life, args[0].string, args[1].number)
+
+
+def _lose_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 117.3: the player loses N life."""
+    out.tally(out.life, args[0].string, -args[1].number)
+
+
+def _discard(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.7a: the player discards N cards of his or her choice."""
+    out.tally(out.discards, args[0].string, args[1].number)
+
+
+def _discard_at_random(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.7b: the player discards N cards at random."""
+    out.tally(out.random_discards, args[0].string, args[1].number)
+
+
+def _discard_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.7a: the card chosen is discarded."""
+    out.chosen_discards.append(args[0].string)
+
+
+def _mill(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """The top N cards of the player's library go to his or her graveyard."""
+    out.mills.append((args[0].string, args[1].number))
+
+
+def _skip_turns(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 614.10: the player skips his or her next N turns."""
+    out.tally(out.skips, args[0].string, args[1].number)
+
+
+def _lose_game(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 104.3e: the player loses the game."""
+    out.losers.add(args[0].string)
+
+
+def _extra_turn(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 500.7: an extra turn after this one."""
+    out.extra_turns.insert(0, args[0].string)
+
+
+def _additional_combat(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 500.8: an additional combat phase."""
+    out.extra_combats += 1
+
+
+def _effect(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 611.2: the resolving object's continuous effect applies to the object."""
+    out.effects.append(_text(args[1]))
+
+
+def _pump(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 702.20a, 702.22a, 702.42a, 702.80a: +N/+N (or -1/-1) until end of turn."""
+    out.pumps.append((args[0].string, args[1].number, args[2].number))
+
+
+def _return_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 400.6: a card returned from a graveyard to the battlefield or its owner's hand."""
+    out.returned.append((args[0].string, args[1].name))
+
+
+def _returned_under(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 110.2: the returned card enters under this player's control."""
+    out.under[args[0].string] = args[1].string
+
+
+def _from_hand(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """A card put onto the battlefield from a hand."""
+    out.from_hand.append(args[0].string)
+
+
+def _from_library(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """A revealed card put onto the battlefield from a library."""
+    out.from_library.append(args[0].string)
+
+
+def _to_bottom(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """A revealed card put at the bottom of its library."""
+    out.to_bottom.append(args[0].string)
+
+
+def _create_tokens_result(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 110.5: N tokens for the player."""
+    out.tokens.append((args[0].string, args[1].string, args[2].number))
+
+
+def _tokens_block(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 509.7: the tokens enter blocking this attacking creature."""
+    out.blocked = args[0].string
+
+
+def _exile_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 406.2: a card in a graveyard, a hand or a library is exiled."""
+    out.exiled_cards.append(args[0].string)
+
+
+def _search(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.14a: the card found in the player's library, and where it goes."""
+    out.searches.append((args[0].string, args[1].string, args[2].name))
+
+
+def _shuffle(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """The player's library is shuffled."""
+    out.shuffles.append(args[0].string)
+
+
+def _copy(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 706.9: a copy of the spell goes on the stack."""
+    out.copies.append(args[0].string)
+
+
+def _counter(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 701.5a: the spell or ability is countered (where it goes: ``leaves_stack_to/2``)."""
+    out.countered.append(args[0].string)
+
+
+def _delayed(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 603.7: a delayed triggered ability: what it does, when it triggers, what it is about
+    and the permanent it waits on."""
+    about = args[2].string if args[2].type == clingo.SymbolType.String else None
+    watch = args[3].string if args[3].type == clingo.SymbolType.String else None
+    out.delayed.append((str(args[0]), args[1].name, about, watch))
+
+
+# CR 608.2c: each kind of result the rules show, and what gathers it.
+_COLLECT: dict[str, _Collect] = {
+    "destroy": _moves_to("graveyard"), "sacrifice": _moves_to("graveyard"), "exile": _moves_to("exile"),
+    "return_to_hand": _moves_to("hand"), "put_on_top": _moves_to("put_on_top"),
+    "put_on_bottom": _moves_to("put_on_bottom"),
+    "tap": _tap, "untap": _untap, "freeze": _freeze, "attach": _attach, "regenerate": _regenerate,
+    "regeneration_shield": _regeneration_shield, "prevention_shield": _prevention_shield,
+    "put_counters": _put_counters, "provoked": _provoked, "prevent_next_from": _prevent_next_from,
+    "prevent_all_combat_damage": _prevent_all_combat_damage, "cant_cast_spells": _cant_cast_spells,
+    "prevent_all_damage_to": _prevent_all_damage_to,
+    "draw": _draw, "gain_life": _gain_life, "lose_life": _lose_life, "discard": _discard,
+    "discard_at_random": _discard_at_random, "discard_card": _discard_card, "mill": _mill,
+    "skip_turns": _skip_turns, "lose_game": _lose_game, "extra_turn": _extra_turn,
+    "additional_combat": _additional_combat, "effect": _effect, "pump": _pump,
+    "return_card": _return_card, "returned_under": _returned_under, "from_hand": _from_hand,
+    "from_library": _from_library, "to_bottom": _to_bottom, "create_tokens": _create_tokens_result,
+    "tokens_block": _tokens_block, "exile_card": _exile_card, "search": _search, "shuffle": _shuffle,
+    "copy": _copy, "counter": _counter, "delayed": _delayed,
+}
+
+
+def _apply_results(game: "Game", state: GameState, top: StackObject, model: frozenset[clingo.Symbol],
+                   leaving: dict[str, str]) -> GameState:
+    """CR 608.2c: carry out what the rules said the resolving object does: each result
+    gathered by its kind, then applied phase by phase, in the order of ``_PHASES``."""
+    out = _Outcome(model=model, leaving=leaving, players=frozenset(p.name for p in state.players))
+    for s in model:
+        if s.match("result", 1):
+            result = s.arguments[0]
+            collect = _COLLECT.get(result.name)
+            if collect is None:
+                raise RuleModuleError(f"the rules show a result the bridge doesn't know: {result}")
+            collect(out, result.arguments)
+    for phase in _PHASES:
+        state = phase(game, state, top, out)
+    return state
+
+
+# ---------------------------------------------------------------------- its phases, in order
+def _damage(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 118, 609.7: the damage it deals, at once (the rules computed it as for combat
+    damage: marked, wither, life lost, lifelink, prevention)."""
+    from bridge.game import _deal_damage
+    dealt, out.lifelink_replaced = _deal_damage(state, out.model, game.pool)
+    return dealt.model_copy(update={"combat_damage_dealt": state.combat_damage_dealt})
+
+
+def _status(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """What it changes of permanents and players: tapped, untapped, attached, frozen (701.3,
+    701.15, 502.2), shields (701.11a, 615.7), counters (120.1), a creature that must block
+    (702.36a); and the rules for the rest of the turn (615, 101.2)."""
+    changes = {oid: dict(c) for oid, c in out.changes.items()}
+    for oid, added in out.added.items():
+        if oid in out.players:
+            continue
+        perm = state.permanent(oid)
+        change = changes.setdefault(oid, {})
+        counters = dict(perm.counters)
+        for what, n in added.items():
+            if what.startswith("counter:"):
+                counters[what[8:]] = counters.get(what[8:], 0) + n
             else:
-                perm = state.permanent(target)  # type: ignore[arg-type]
-                changes.setdefault(target, {})["prevention_shield"] = perm.prevention_shield + n  # type: ignore[arg-type]
-        elif r.name == "prevent_next_from":
-            next_from.append((target, args[1].string))  # type: ignore[arg-type]
-        elif r.name == "counter":
-            countered.append(target)  # type: ignore[arg-type]
-        elif r.name == "draw":
-            draws[target] = draws.get(target, 0) + args[1].number  # type: ignore[index]
-        elif r.name == "gain_life":
-            life[target] = life.get(target, 0) + args[1].number  # type: ignore[index]
-        elif r.name == "lose_life":
-            life[target] = life.get(target, 0) - args[1].number  # type: ignore[index]
-        elif r.name == "put_counters":
-            perm = state.permanent(target)  # type: ignore[arg-type]
-            counters = dict(changes.get(target, {}).get("counters", perm.counters))  # type: ignore[arg-type]
-            kind = args[1].string
-            counters[kind] = counters.get(kind, 0) + args[2].number
-            changes.setdefault(target, {})["counters"] = counters  # type: ignore[arg-type]
-        elif r.name == "create_tokens":
-            tokens.append((target, args[1].string, args[2].number))  # type: ignore[arg-type]
-        elif r.name == "tokens_block":
-            blocked = target
-        elif r.name == "effect":
-            effects.append(args[1].string)  # type: ignore[arg-type]
-        elif r.name == "discard":
-            discards[target] = discards.get(target, 0) + args[1].number  # type: ignore[index]
-        elif r.name == "discard_card":
-            chosen_discards.append(target)  # type: ignore[arg-type]
-        elif r.name == "attach":
-            changes.setdefault(target, {})["attached_to"] = args[1].string  # type: ignore[index]
-        elif r.name == "mill":
-            mills.append((target, args[1].number))  # type: ignore[arg-type]
-        elif r.name == "discard_at_random":
-            random_discards[target] = random_discards.get(target, 0) + args[1].number  # type: ignore[index]
-        elif r.name == "extra_turn":
-            extra_turns.insert(0, target)  # type: ignore[arg-type]
-        elif r.name == "additional_combat":
-            extra_combats += 1
-        elif r.name == "freeze":
-            changes.setdefault(target, {})["frozen"] = True  # type: ignore[index]
-        elif r.name == "provoked":
-            perm = state.permanent(target)  # type: ignore[arg-type]
-            changes.setdefault(target, {})["must_block"] = [*perm.must_block, args[1].string]  # type: ignore[arg-type]
-        elif r.name == "return_card":
-            returned.append((target, args[1].name))  # type: ignore[arg-type]
-        elif r.name == "from_library":
-            from_library.append(target)  # type: ignore[arg-type]
-        elif r.name == "to_bottom":
-            to_bottom.append(target)  # type: ignore[arg-type]
-        elif r.name == "from_hand":
-            from_hand.append(target)  # type: ignore[arg-type]
-        elif r.name == "returned_under":
-            under[target] = args[1].string  # type: ignore[index]
-        elif r.name == "skip_turns":
-            skips[target] = skips.get(target, 0) + args[1].number  # type: ignore[index]
-        elif r.name == "lose_game":
-            losers.add(target)  # type: ignore[arg-type]
-        elif r.name == "prevent_all_combat_damage":
-            state = _update(state, combat_damage_prevented=True)
-        elif r.name == "cant_cast_spells":
-            state = _update(state, players=[p.model_copy(update={"cant_cast_spells": True}) if p.name == target else p
-                                            for p in state.players])
-        elif r.name == "prevent_all_damage_to":
-            state = _update(state, players=[p.model_copy(update={"damage_prevented": True}) if p.name == target else p
-                                            for p in state.players])
-        elif r.name == "search":
-            searches.append((target, args[1].string, args[2].name))  # type: ignore[arg-type]
-        elif r.name == "shuffle":
-            shuffles.append(target)  # type: ignore[arg-type]
-        elif r.name == "copy":
-            copies.append(target)  # type: ignore[arg-type]
-        elif r.name == "delayed":
-            about = args[2].string if args[2].type == clingo.SymbolType.String else None
-            if args[1].match("when", 2):  # CR 603.7a: the next time an object leaves or untaps
-                watch = (top.source or top.id) if args[1].arguments[1].name == "source" else about
-                delayed.append((str(args[0]), args[1].arguments[0].name, about, watch))
-            else:
-                delayed.append((str(args[0]), args[1].name, about, None))
-        elif r.name == "pump":
-            pumps.append((target, args[1].number, args[2].number))  # type: ignore[arg-type]
-        elif r.name == "exile_card":
-            exiled_cards.append(target)  # type: ignore[arg-type]
+                change[what] = getattr(perm, what) + n
+        if counters != perm.counters:
+            change["counters"] = counters
+    for oid, attackers in out.must_block.items():
+        changes.setdefault(oid, {})["must_block"] = [*state.permanent(oid).must_block, *attackers]
     state = _update_permanents(state, changes)
-    for target, source in next_from:
-        # CR 615.8: a prevention effect for the next time that source would deal damage
-        if target in {p.name for p in state.players}:
+    updates: dict[str, dict[str, object]] = {}
+    for p in state.players:
+        shield = out.added.get(p.name, {}).get("prevention_shield")
+        if shield:
+            updates.setdefault(p.name, {})["prevention_shield"] = p.prevention_shield + shield
+        if p.name in out.cant_cast:
+            updates.setdefault(p.name, {})["cant_cast_spells"] = True
+        if p.name in out.damage_prevented:
+            updates.setdefault(p.name, {})["damage_prevented"] = True
+    if updates:
+        state = _update(state, players=[p.model_copy(update=updates[p.name]) if p.name in updates else p
+                                        for p in state.players])
+    if out.combat_damage_prevented:
+        state = _update(state, combat_damage_prevented=True)
+    return state
+
+
+def _regeneration(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 701.11a: what regenerating does, as the rules show it."""
+    from bridge.game import apply_regeneration
+    return apply_regeneration(state, out.model) if out.regenerated else state
+
+
+def _prevent_next(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 615.8: a prevention effect for the next time the chosen source would deal damage."""
+    for target, source in out.next_from:
+        if target in out.players:
             state = _update(state, players=[p.model_copy(update={"prevent_next_from": [*p.prevent_next_from, source]})
                                             if p.name == target else p for p in state.players])
         else:
             perm = state.permanent(target)
             state = _update_permanents(state, {target: {"prevent_next_from": [*perm.prevent_next_from, source]}})
-    # CR 608.2c: an effect on a card this resolution returns to the battlefield begins once it
-    # is there (Rise from the Grave); the others now
-    coming = {card_id for card_id, where in returned if where != "hand"}
-    state = _add_effect(game, state, top, [e for e in effects if e not in coming])
-    for target, power, toughness in pumps:
+    return state
+
+
+def _returning(out: _Outcome) -> set[str]:
+    """The cards this resolution returns to the battlefield."""
+    return {card_id for card_id, where in out.returned if where != "hand"}
+
+
+def _effects_now(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 611.2: its continuous effect on the objects already there (one on a card it returns
+    to the battlefield begins once the card is there, 608.2c: Rise from the Grave); the
+    keyword abilities' +N/+N until end of turn."""
+    coming = _returning(out)
+    state = _add_effect(game, state, top, [e for e in out.effects if e not in coming])
+    for target, power, toughness in out.pumps:
         words = f"{top.keyword}: {power:+d}/{toughness:+d} until end of turn"
         effect = Effect(text=words, targets=[target], modify_pt=(power, toughness), duration="end_of_turn",
                         timestamp=_next_timestamp(game, state), controller=top.controller or state.active)
         state = _update(state, effects=[*state.effects, effect])
-    players = []
-    for p in state.players:
-        update: dict[str, object] = {"life": p.life + min(life.get(p.name, 0), 0)}
-        if f"shield:{p.name}" in life:
-            update["prevention_shield"] = p.prevention_shield + life[f"shield:{p.name}"]
-        players.append(p.model_copy(update=update))
-    state = _update(state, players=players)
-    # CR 118.4, 614.1a: life gained (a gain may be replaced: then nothing triggers on it)
-    gained = {name: n for name, n in life.items() if not name.startswith("shield:") and n > 0}
-    state, replaced = gain_or_draw(game.pool, state, gained)
-    gains = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')}, {n})" for name, n in gained.items()
-             if name not in replaced]
+    return state
+
+
+def _life(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 117.3: life lost, then life gained (a gain may be replaced, 614.1a: then nothing
+    triggers on it); the abilities that trigger on the gains and on the damage dealt."""
     from bridge.game import damage_events, lifelink_events
-    gains += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, lifelink_replaced)
-    state = triggers_on(game.pool, state, state, gains)
-    for player, n in draws.items():
+    losses = {name: n for name, n in out.life.items() if n < 0}
+    if losses:
+        state = _update(state, players=[p.model_copy(update={"life": p.life + losses.get(p.name, 0)})
+                                        for p in state.players])
+    gained = {name: n for name, n in out.life.items() if n > 0}
+    state, replaced = gain_or_draw(game.pool, state, gained)
+    events = [f"gains_life({asp_string(name)}, {asp_string(top.id or '')}, {n})" for name, n in gained.items()
+              if name not in replaced]
+    events += damage_events(out.model, out.players) + lifelink_events(out.model, out.lifelink_replaced)
+    return triggers_on(game.pool, state, state, events)
+
+
+def _cards(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 119.2: cards drawn; CR 701.7: discarded (the player's choice, by default the cards
+    listed last; a card chosen by the spell's controller; at random); cards milled."""
+    for player, n in out.draws.items():
         state = draw(state, player, n, game.pool)
-    for player, n in discards.items():
+    for player, n in out.discards.items():
         state = discard(state, player, n, game.pool)
-    for card_id in chosen_discards:
+    for card_id in out.chosen_discards:
         owner = next(p.name for p in state.players if any(c.id == card_id for c in p.hand))
         hand = state.player(owner).hand
         reordered = [c for c in hand if c.id != card_id] + [c for c in hand if c.id == card_id]
         state = discard(state.model_copy(update={"players": [p.model_copy(update={"hand": reordered})
                                                              if p.name == owner else p for p in state.players]}),
                         owner, 1, game.pool)
-    for player, n in random_discards.items():
+    for player, n in out.random_discards.items():
         state = discard(_shuffled_hand(state, player), player, n, game.pool)
-    for player, n in mills:
+    for player, n in out.mills:
         state = _mill(state, player, n, game.pool)
-    if skips:
-        state = _update(state, players=[p.model_copy(update={"skip_turns": p.skip_turns + skips.get(p.name, 0)})
+    return state
+
+
+def _turns(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """Turns skipped (614.10), players losing (104.3e), extra turns (500.7: the most recently
+    created is taken first) and combat phases (500.8)."""
+    if out.skips:
+        state = _update(state, players=[p.model_copy(update={"skip_turns": p.skip_turns + out.skips.get(p.name, 0)})
                                         for p in state.players])
-    for loser in sorted(losers):
+    for loser in sorted(out.losers):
         state = _update(lose(game.pool, state, loser))
-    if extra_turns or extra_combats:
-        # CR 500.7: the most recently created extra turn is taken first
-        state = _update(state, extra_turns=[*extra_turns, *state.extra_turns],
-                        extra_combats=state.extra_combats + extra_combats)
-    if moves:
-        state = _move_permanents(state, moves, game.pool)
-    for card_id, where in returned:
-        state = _return_from_graveyard(game, state, card_id, where, under.get(card_id))
-    for card_id in from_hand:
-        state = _card_to(game, state, card_id, "hand", "battlefield")
-    for card_id in from_library:
-        state = _card_to(game, state, card_id, "library", "battlefield")
-    for card_id in to_bottom:
+    if out.extra_turns or out.extra_combats:
+        state = _update(state, extra_turns=[*out.extra_turns, *state.extra_turns],
+                        extra_combats=state.extra_combats + out.extra_combats)
+    return state
+
+
+def _leave_battlefield(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 400.6: the permanents it destroys, exiles, returns or sacrifices leave the
+    battlefield, at once (replacement effects on the way, leaving abilities triggering)."""
+    return _move_permanents(state, out.moves, game.pool) if out.moves else state
+
+
+def _enter_from_zones(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """Cards returned from graveyards (400.7: new objects), put onto the battlefield from a
+    hand or a library, or put at the bottom of a library; then its continuous effect on the
+    cards it returned to the battlefield (608.2c)."""
+    candidates = _copy_candidates(out.model)
+    for card_id, where in out.returned:
+        state = _return_from_graveyard(game, state, card_id, where, out.under.get(card_id), candidates)
+    for card_id in out.from_hand:
+        state = _card_to(game, state, card_id, "hand", "battlefield", candidates=candidates)
+    for card_id in out.from_library:
+        state = _card_to(game, state, card_id, "library", "battlefield", candidates=candidates)
+    for card_id in out.to_bottom:
         state = _update(state, players=[p.model_copy(update={"library": [c for c in p.library if c.id != card_id]
                                                               + [c for c in p.library if c.id == card_id]})
                                         for p in state.players])
-    arrived = {p.id for p in state.permanents()} & coming
-    state = _add_effect(game, state, top, [e for e in effects if e in arrived])
-    for player, card_name, n in tokens:
-        state = _create_tokens(game, state, player, card_name, n, blocked)
-    if exiled_cards:
-        players = []
-        for p in state.players:
-            moved = [c for zone in ("graveyard", "hand", "library") for c in getattr(p, zone) if c.id in exiled_cards]
-            update = {zone: [c for c in getattr(p, zone) if c.id not in exiled_cards]
-                      for zone in ("graveyard", "hand", "library")}
-            players.append(p.model_copy(update={**update, "exile": [*p.exile, *moved]}))
-        state = _update(state, players=players)
-    for player, card_id, where in searches:
-        state = _take_from_library(game, state, player, card_id, where)
-    for player in shuffles:
+    arrived = {p.id for p in state.permanents()} & _returning(out)
+    return _add_effect(game, state, top, [e for e in out.effects if e in arrived])
+
+
+def _new_tokens(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 110.5: tokens enter the battlefield (509.7: blocking, when the rules say so)."""
+    for player, card_name, n in out.tokens:
+        state = _create_tokens(game, state, player, card_name, n, out.blocked)
+    return state
+
+
+def _exile_cards(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 406.2: cards in graveyards, hands and libraries go to exile."""
+    if not out.exiled_cards:
+        return state
+    players = []
+    for p in state.players:
+        moved = [c for zone in ("graveyard", "hand", "library") for c in getattr(p, zone) if c.id in out.exiled_cards]
+        update = {zone: [c for c in getattr(p, zone) if c.id not in out.exiled_cards]
+                  for zone in ("graveyard", "hand", "library")}
+        players.append(p.model_copy(update={**update, "exile": [*p.exile, *moved]}))
+    return _update(state, players=players)
+
+
+def _libraries(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 701.14a: the cards found go where the instruction says; then the libraries searched
+    are shuffled."""
+    candidates = _copy_candidates(out.model)
+    for player, card_id, where in out.searches:
+        state = _take_from_library(game, state, player, card_id, where, candidates)
+    for player in out.shuffles:
         state = shuffle(state, player)
-    for oid in copies:
+    return state
+
+
+def _stack(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 706.9: copies of spells go on the stack; CR 701.5a: the spells and abilities it
+    counters leave the stack for where the rules say (702.31a: exile for a flashback spell;
+    706.9a: a copy ceases to exist)."""
+    for oid in out.copies:
         state = _copy_spell(state, oid, top.controller or state.active)
-    if countered:
-        state = _counter(state, countered, game.pool)
-    for key, at, about, watch in delayed:
-        # CR 603.7: the delayed triggered ability waits for its moment;
-        # CR 603.7a: one waiting on a permanent that has already left never triggers
-        if at in DELAYED_EVENTS and not any(p.id == watch for p in state.permanents()):
-            continue
+    for oid in out.countered:
+        where = out.leaving.get(oid)
+        if where is None:
+            raise RuleModuleError(f"the rules don't say where the countered {oid!r} goes")
+        state = _leave_stack(state, oid, where, game.pool)
+    return state
+
+
+def _create_delayed(game: "Game", state: GameState, top: StackObject, out: _Outcome) -> GameState:
+    """CR 603.7: the delayed triggered abilities it creates wait for their moment or event;
+    CR 603.7d: their source is the spell, or the source of the ability, and their controller
+    its controller."""
+    for key, at, about, watch in out.delayed:
         oid = fresh_id(f"{top.source or top.id}_delayed", state.used_ids())
         item = StackObject(id=oid, source=top.source or top.id, delayed=key, about=about, at=at,  # type: ignore[arg-type]
                            watch=watch, controller=top.controller or state.active)
         state = _update(state, delayed_triggers=[*state.delayed_triggers, item])
     return state
+
+
+_Phase = Callable[["Game", GameState, StackObject, _Outcome], GameState]
+
+# CR 608.2c: the instructions are followed in the order written; the bridge applies the
+# results of one resolution in this order: damage (dealt at once), then what changes
+# permanents and players in place, then the cards drawn and discarded, then the permanents
+# leaving the battlefield, then the cards entering it (an effect on a card returned to the
+# battlefield applies once the card is there), tokens, cards exiled and searched for, and
+# last the stack: copies of spells, spells countered, and delayed triggered abilities (created
+# last, so that one waiting on a permanent sees it leave only after it was created, 603.7a).
+_PHASES: tuple[_Phase, ...] = (
+    _damage, _status, _regeneration, _prevent_next, _effects_now, _life, _cards, _turns,
+    _leave_battlefield, _enter_from_zones, _new_tokens, _exile_cards, _libraries, _stack, _create_delayed,
+)
 
 
 def _chooses(card: object) -> set[str]:
@@ -891,34 +1197,37 @@ def _enters_as_copy(card: Card) -> bool:
     return any(getattr(a, "keyword", None) in ("enters_as_copy", "enters_as_copy_except_color") for a in card.abilities)
 
 
-def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, controller: str) -> dict[str, str]:
+def as_enters_choices(game: "Game", state: GameState, oid: str, card: object, controller: str,
+                      candidates: Mapping[str, str] | None = None) -> dict[str, str]:
     """CR 614.1c, 614.12: the choices made as a permanent enters the battlefield: what Clone
-    copies ("you may": the player's choice; the bridge's default: the creature with the
-    greatest power, if any), then the color, creature type or basic land type its abilities
-    (or the copied ones) ask for (default: the color most common among the opponent's
-    permanents, else white; the creature type most common among the player's creatures, else
-    its own first; the basic land type most common among the player's lands, else plains).
-    The player's stated choices (``as_enters``) come first."""
+    copies ("you may": the player's choice among the creatures the rules list in
+    ``candidates``; the bridge's default: the one whose copiable values have the greatest
+    power, if any), then the color, creature type or basic land type its abilities (or the
+    copied ones) ask for (default: the color most common among the opponent's permanents,
+    else white; the creature type most common among the player's creatures, else its own
+    first; the basic land type most common among the player's lands, else plains).  The
+    player's stated choices (``as_enters``) come first."""
     from bridge.cards import COLORS, Card
     assert isinstance(card, Card)
     stated = dict(state.player(controller).as_enters.get(oid, {}))
     chosen: dict[str, str] = {}
     looks_like = card
     if _enters_as_copy(card):
-        creatures = [p for p in state.permanents()
-                     if p.id != oid and "creature" in game.pool.get(p.card).types]
+        # CR 706.5: a creature on the battlefield as it enters, with the card of the copiable
+        # values it would take (706.2-706.3, as the rules say; none for a face-down creature)
+        here = {p.id for p in state.permanents()}
+        options = {x: c for x, c in (candidates or {}).items() if x != oid and x in here}
+
+        def power(x: str) -> int:
+            return (game.pool.get(options[x]).power or 0) if options[x] != "none" else 0
         target = stated.get("copy")
-        if target is None and creatures:
-            best = max(creatures, key=lambda p: (game.pool.get(p.card).power or 0, p.id or ""))
-            target = best.id
+        if target not in options:
+            target = max(options, key=lambda x: (power(x), x)) if options else None
         if target is not None:
             chosen["copy"] = target
-            copied = next((p for p in state.permanents() if p.id == target), None)
-            if copied is not None:
-                # CR 706.2-706.3: the card of the copiable values taken now (a copy of a
-                # copy takes what that one copied), kept if the original leaves
-                looks_like = game.pool.get(copied.chosen.get("copy_card", copied.card))
-                chosen["copy_card"] = looks_like.id
+            if options[target] != "none":
+                looks_like = game.pool.get(options[target])
+                chosen["copy_card"] = looks_like.id  # kept if the original leaves (706.2)
     for need in sorted(_chooses(card) | _chooses(looks_like)):
         if need in stated:
             chosen[need] = stated[need]
@@ -967,22 +1276,24 @@ def _add_effect(game: "Game", state: GameState, top: StackObject, targets: list[
 
 
 def _return_from_graveyard(game: "Game", state: GameState, card_id: str, where: str,
-                           controller: str | None = None) -> GameState:
+                           controller: str | None = None, candidates: Mapping[str, str] | None = None) -> GameState:
     """A card leaves its owner's graveyard for the hand, or the battlefield under the owner's
     control or ``controller``'s (a new object, 400.7)."""
-    return _card_to(game, state, card_id, "graveyard", where, controller)
+    return _card_to(game, state, card_id, "graveyard", where, controller, candidates)
 
 
-def _take_from_library(game: "Game", state: GameState, player: str, card_id: str, where: str) -> GameState:
+def _take_from_library(game: "Game", state: GameState, player: str, card_id: str, where: str,
+                       candidates: Mapping[str, str] | None = None) -> GameState:
     """The card found by a search goes to the hand or onto the battlefield (tapped)."""
-    return _card_to(game, state, card_id, "library", where)
+    return _card_to(game, state, card_id, "library", where, candidates=candidates)
 
 
 def _card_to(game: "Game", state: GameState, card_id: str, zone: str, where: str,
-             controller: str | None = None) -> GameState:
+             controller: str | None = None, candidates: Mapping[str, str] | None = None) -> GameState:
     """A card leaves one of its owner's zones for the hand, or the battlefield (``battlefield``
     or ``battlefield_tapped``) under the owner's control, entering with what it enters with or
-    as (614.1c, 614.12); what its entering triggers waits."""
+    as (614.1c, 614.12; ``candidates``: what a copy may copy, 706.5); what its entering
+    triggers waits."""
     owner = next(p.name for p in state.players if any(c.id == card_id for c in getattr(p, zone)))
     card = next(c for c in getattr(state.player(owner), zone) if c.id == card_id)
     players = []
@@ -997,7 +1308,7 @@ def _card_to(game: "Game", state: GameState, card_id: str, zone: str, where: str
                     id=card.id, card=card.card, sick=True, tapped=where == "battlefield_tapped",
                     controller=controller if controller not in (None, owner) else None,
                     timestamp=_next_timestamp(game, state), counters=entering_counters(printed, 0),
-                    chosen=as_enters_choices(game, state, card.id or "", printed, controller or owner))]
+                    chosen=as_enters_choices(game, state, card.id or "", printed, controller or owner, candidates))]
             p = p.model_copy(update=update)
         players.append(p)
     after = _update(state, players=players)
@@ -1049,17 +1360,32 @@ def ability_card(game: "Game", item: StackObject) -> Card:
 
 
 def permanent_card(game: "Game", object_id: str) -> Card:
-    """The card whose text a permanent has: its own, or for a Clone the card it copies (CR
-    706.2-706.3: the copied object's copiable values while it is on the battlefield, else
-    the card of the values taken as the Clone entered)."""
+    """The card whose text a permanent has: its own, or for a copy the card the rules say its
+    copiable values come from (CR 706.2-706.3: ``text_card/2``; a Clone whose original has
+    left keeps the card of the values it took)."""
     card = game.position.card(object_id)
-    if not _enters_as_copy(card):
+    if not _COPYING.search(game.position.live):
         return card
-    perm = game.state.permanent(object_id)
-    copied = perm.chosen.get("copy")
-    if copied and copied != object_id and any(p.id == copied for p in game.state.permanents()):
-        return permanent_card(game, copied)
-    return game.pool.get(perm.chosen["copy_card"]) if perm.chosen.get("copy_card") else card
+    text = _text_cards(game).get(object_id)
+    return game.pool.get(text) if text is not None and text != card.id else card
+
+
+# the facts of a position in which some object may be a copy (CR 706)
+_COPYING = re.compile(r"\bcopies\(|ability, enters_as_copy")
+# the text cards of the permanents of the positions asked last, by position
+_TEXT_CARDS: "dict[int, tuple[object, dict[str, str]]]" = {}
+
+
+def _text_cards(game: "Game") -> dict[str, str]:
+    """The card each permanent's text comes from, as the rules say (asked once a position)."""
+    known = _TEXT_CARDS.get(id(game.position))
+    if known is not None and known[0] is game.position:
+        return known[1]
+    cards = {oid: ch.text_card for oid, ch in game.all_characteristics().items() if ch.text_card is not None}
+    if len(_TEXT_CARDS) >= 32:
+        del _TEXT_CARDS[next(iter(_TEXT_CARDS))]
+    _TEXT_CARDS[id(game.position)] = (game.position, cards)
+    return cards
 
 
 def _own_effect(game: "Game", item: StackObject) -> object:
@@ -1075,20 +1401,6 @@ def _own_effect(game: "Game", item: StackObject) -> object:
     if item.mode is not None:
         return game.pool.get(item.card or "").modes[item.mode - 1].effect
     return None
-
-
-def _counter(state: GameState, ids: list[str], pool: object = None) -> GameState:
-    """CR 701.5a: a countered spell goes to its owner's graveyard (exile with flashback,
-    702.31a); an ability or a copy just leaves the stack."""
-    for oid in ids:
-        item = state.stack_object(oid)
-        stack = [s for s in state.stack if s.id != oid]
-        if item.card is not None and not item.copy_of_card:
-            state = _to_zone(state.model_copy(update={"stack": stack}), item,
-                             "exile" if item.flashback else "graveyard", pool)
-        else:
-            state = _update(state, stack=stack, gone=[*state.gone, oid])
-    return state
 
 
 def draw(state: GameState, player: str, n: int, pool: object = None) -> GameState:
@@ -1316,12 +1628,11 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
         # trigger (in the draw step after the draw)
         state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
         acted = acted or bool(state.pending_triggers)
-    moment = {"end_of_combat": "end_of_combat", "end": "next_end_step"}.get(step)
-    due = [d for d in state.delayed_triggers if d.at == moment]
+    due = {s.arguments[0].string for s in model if s.match("delayed_triggers", 1)}
     if due:
-        # CR 603.7b-c: delayed triggered abilities trigger once, at their moment
-        state = _update(state, delayed_triggers=[d for d in state.delayed_triggers if d.at != moment],
-                        pending_triggers=[*state.pending_triggers, *due])
+        # CR 603.7b: the delayed triggered abilities whose moment this is trigger, once
+        state = _update(state, delayed_triggers=[d for d in state.delayed_triggers if d.id not in due],
+                        pending_triggers=[*state.pending_triggers, *(d for d in state.delayed_triggers if d.id in due)])
         acted = True
     if step == "cleanup":
         # CR 514.2: "until end of turn" effects end (with the damage removed above)

@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bridge.cards import Card, CardPool
-from bridge.game import Game
+from bridge.game import SBA, Game
 from bridge.models import AssignDamage, GameState, NextStep, StateBasedActions
 from bridge.solver import Session
 
@@ -72,7 +72,7 @@ def test_default_assignment_totals_power_and_sba_end(combat: dict, rnd) -> None:
     assert game.state_based_actions() == expected
     lines = game.position.facts.splitlines()
     rnd.shuffle(lines)
-    shuffled = Session(game.modules("sba"), "\n".join(lines)).solve().model
+    shuffled = Session(game.modules(*SBA), "\n".join(lines)).solve().model
     assert sorted((str(s.arguments[0]), s.arguments[1].string) for s in shuffled if s.match("sba", 2)) == expected
     game.push(StateBasedActions())
     assert game.state_based_actions() == []
