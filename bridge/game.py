@@ -384,7 +384,7 @@ class Game:
                           if line != step_fact and not line.startswith("tapped(")) + "\n" + \
             " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
             "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
-        session = Session.shared(self.modules("sba", *STEPS), facts)
+        session = Session.shared(self.modules("replacement", "sba", *STEPS), facts)
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
@@ -409,13 +409,11 @@ class Game:
                 self._known_steps = (state, model)
                 return state
             before = state
-            from bridge.replacement import graveyard_destinations
+            from bridge.replacement import destinations_shown
             going = {a.arguments[0].string for a in actions if a.name in ("to_graveyard", "destroy")}
-            # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
-            instead = graveyard_destinations(self.pool, state, [
-                (perm.id or "", perm.card, player.name, state.controller_of(perm))
-                for player in state.players for perm in player.battlefield if perm.id in going],
-                tokens=frozenset(perm.id or "" for perm in state.permanents() if perm.token))
+            # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead (the
+            # same question answers, replacement.lp)
+            instead = destinations_shown(model, going)
             state = _apply_sba(state, actions, instead, self.pool)
             # CR 104.3: why each player who lost now lost
             why: dict[str, str] = {}
@@ -970,7 +968,9 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
                                                           if s not in used.get(p.name, set())]})
                for p in state.players]
     state = state.model_copy(update={"players": players})
-    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"), pool)
+    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"), pool,
+                                         unable={s.arguments[0].string for s in model
+                                                 if s.match("graveyard_exile_impossible", 1)})
     state, replaced = gain_or_draw(pool, state, gained) if pool is not None else (
         state.model_copy(update={"players": [p.model_copy(update={"life": p.life + gained.get(p.name, 0)})
                                              for p in state.players]}), set())
