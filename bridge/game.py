@@ -36,7 +36,7 @@ from bridge.verdict import Verdict, ViolationReader
 __all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks"]
 
 CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
-LAYERS = ("characteristics/layers",)
+LAYERS = ("characteristics/layers", "characteristics/dependency", "characteristics/locking", "characteristics/text")
 PT = ("characteristics/pt",)
 ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
