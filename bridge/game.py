@@ -156,7 +156,10 @@ class Game:
     def modules(self, *area: str, pt: bool = True) -> tuple[str, ...]:
         """The rule modules a question about this position needs: the characteristics (with
         the states of layers 1-6 only when some effect applies in them, and layer 7 unless
-        the question never reads power and toughness), then ``area``."""
+        the question never reads power and toughness), then ``area`` (``sba`` with
+        ``replacement``, whose answers on losing the game it reads)."""
+        if "sba" in area and "replacement" not in area:
+            area = ("replacement", *area)
         return (*CHARACTERISTICS, *(LAYERS if self.position.layered else ()), *(PT if pt else ()), *area)
 
     def describe(self, object_id: str) -> str:
@@ -385,7 +388,7 @@ class Game:
                           if line != step_fact and not line.startswith("tapped(")) + "\n" + \
             " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
             "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
-        session = Session.shared(self.modules("replacement", "sba", "turn/control", *STEPS), facts)
+        session = Session.shared(self.modules("sba", "turn/control", *STEPS), facts)
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]

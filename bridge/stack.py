@@ -34,7 +34,7 @@ __all__ = ["check_cast", "check_activate", "check_play_land", "after_cast", "aft
 
 ACTING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/cast", "stack/mana")
 RESOLVING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/resolve",
-             "combat/damage_dealing", "replacement", "sba")
+             "combat/damage_dealing", "sba")
 MAIN_STEPS = ("main1", "main2")
 
 
