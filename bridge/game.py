@@ -1003,7 +1003,7 @@ def _control_changes(state: GameState, model: frozenset[clingo.Symbol], active: 
     return _update_permanents(state, changes)
 
 
-_GAINS_CONTROL = re.compile(r"\bgain_control\b")
+_GAINS_CONTROL = re.compile(r'"gain_control":\s*true')
 _CONTROL_CARDS: dict[tuple[int, str], bool] = {}
 
 
