@@ -178,6 +178,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")
+            if perm.seen_controller is not None:
+                out.append(f"seen_controller({o}, {asp_string(perm.seen_controller)}).")
             for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first",
                          "blocked", "removed_from_combat", "attacked_this_turn"):
                 if getattr(perm, flag):

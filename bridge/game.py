@@ -14,6 +14,7 @@ False
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,14 +29,14 @@ from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cas
                            DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
-from bridge.models import STEPS as ALL_STEPS
+from bridge.models import STEPS as ALL_STEPS, ZONES
 from bridge.solver import Session, answer, remember_facts
 from bridge.verdict import Verdict, ViolationReader
 
 __all__ = ["Game", "Characteristics", "PlayerCharacteristics", "LegalAttacks", "LegalBlocks", "partial_cards"]
 
 CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
-LAYERS = ("characteristics/layers",)
+LAYERS = ("characteristics/layers", "characteristics/dependency", "characteristics/locking", "characteristics/text")
 PT = ("characteristics/pt",)
 ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
@@ -170,7 +171,10 @@ class Game:
     def modules(self, *area: str, pt: bool = True) -> tuple[str, ...]:
         """The rule modules a question about this position needs: the characteristics (with
         the states of layers 1-6 only when some effect applies in them, and layer 7 unless
-        the question never reads power and toughness), then ``area``."""
+        the question never reads power and toughness), then ``area`` (``sba`` with
+        ``replacement``, whose answers on losing the game it reads)."""
+        if "sba" in area and "replacement" not in area:
+            area = ("replacement", *area)
         return (*CHARACTERISTICS, *(LAYERS if self.position.layered else ()), *(PT if pt else ()), *area)
 
     def describe(self, object_id: str) -> str:
@@ -400,7 +404,7 @@ class Game:
                           if line != step_fact and not line.startswith("tapped(")) + "\n" + \
             " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
             "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
-        session = Session.shared(self.modules(*SBA, *STEPS), facts)
+        session = Session.shared(self.modules(*SBA, "turn/control", *STEPS), facts)
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
@@ -417,6 +421,10 @@ class Game:
             actions = [s.arguments[0] for s in model if s.match("sba", 2) and s.arguments[0] not in replaced]
             actions += [s.arguments[1] for s in model if s.match("sba_replaced", 2)]
             if not actions:
+                if state.step != "cleanup":
+                    # CR 302.6: control changed since the game last looked (in cleanup, where
+                    # nobody receives priority for it (514.3a), the next turn's start looks)
+                    state = _control_changes(state, model)
                 if any(p.drew_from_empty_library for p in state.players):
                     # CR 704.5b: a draw from an empty library counts until this check (a player
                     # who can't lose the game doesn't lose, and the attempt is spent)
@@ -425,13 +433,11 @@ class Game:
                 self._known_steps = (state, model)
                 return state
             before = state
-            from bridge.replacement import graveyard_destinations
+            from bridge.replacement import destinations_shown
             going = {a.arguments[0].string for a in actions if a.name in ("to_graveyard", "destroy")}
-            # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
-            instead = graveyard_destinations(self.pool, state, [
-                (perm.id or "", perm.card, player.name, state.controller_of(perm))
-                for player in state.players for perm in player.battlefield if perm.id in going],
-                tokens=frozenset(perm.id or "" for perm in state.permanents() if perm.token))
+            # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead (the
+            # same question answers, replacement.lp)
+            instead = destinations_shown(model, going)
             state = _apply_sba(state, actions, instead, self.pool, model)
             # CR 104.3: why each player who lost now lost
             why: dict[str, str] = {}
@@ -933,7 +939,7 @@ def _delayed_event_triggers(game: Game, before: GameState, after: GameState) -> 
 # Fields of a permanent that hold plain values: changing only these needs no revalidation of
 # the state (no object appears or moves).
 _PLAIN_PERMANENT_FIELDS = frozenset({
-    "tapped", "sick", "damage", "attacking", "blocking", "blocked", "band", "damage_order", "struck_first",
+    "tapped", "sick", "seen_controller", "damage", "attacking", "blocking", "blocked", "band", "damage_order", "struck_first",
     "removed_from_combat", "prevention_shield", "regeneration_shields", "must_block", "attacked_this_turn",
     "deathtouch_damage", "frozen", "prevent_next_from"})
 
@@ -997,12 +1003,82 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
                                                           if s not in used.get(p.name, set())]})
                for p in state.players]
     state = state.model_copy(update={"players": players})
-    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"), pool)
+    state = exile_from_graveyard_instead(state, amounts("graveyard_exile_instead"), pool,
+                                         unable={s.arguments[0].string for s in model
+                                                 if s.match("graveyard_exile_impossible", 1)})
     state, replaced = gain_or_draw(pool, state, gained) if pool is not None else (
         state.model_copy(update={"players": [p.model_copy(update={"life": p.life + gained.get(p.name, 0)})
                                              for p in state.players]}), set())
     return GameState.model_validate(state.model_copy(update={"combat_damage_dealt": True})
                                     .model_dump()), replaced
+
+
+def _control_changes(state: GameState, model: frozenset[clingo.Symbol], active: str | None = None) -> GameState:
+    """CR 302.6: the permanents the rules show under another controller than the game saw
+    last (``control_changed``, turn/control.lp) haven't been under their new controller's
+    control since his or her most recent turn began: they are sick, and the controller seen
+    is recorded; as ``active``'s turn begins, those that player controls now have been."""
+    changed = {s.arguments[0].string: s.arguments[1].string for s in model if s.match("control_changed", 2)}
+    if not changed:
+        return state
+    changes: dict[str, dict[str, object]] = {}
+    for perm in state.permanents():
+        if perm.id in changed:
+            seen = changed[perm.id]
+            listed = state.controller_of(perm)
+            changes[perm.id] = {"sick": seen != active, "seen_controller": None if seen == listed else seen}
+    return _update_permanents(state, changes)
+
+
+_GAINS_CONTROL = re.compile(r'"gain_control":\s*true')
+_CONTROL_CARDS: dict[tuple[int, str], bool] = {}
+
+
+def _card_changes_control(pool: CardPool, card: str) -> bool:
+    key = (id(pool), card)
+    if key not in _CONTROL_CARDS:
+        _CONTROL_CARDS[key] = bool(_GAINS_CONTROL.search(pool.get(card).model_dump_json()))
+    return _CONTROL_CARDS[key]
+
+
+def _may_change_control(state: GameState, pool: CardPool) -> bool:
+    """Whether a permanent's controller could differ from the one it is listed under: a
+    controller recorded as seen, or a permanent's card or an effect that mentions gaining
+    control.  If not, the rules needn't be asked who controls what."""
+    permanents = state.permanents()
+    if any(p.seen_controller is not None for p in permanents):
+        return True
+    if any(_card_changes_control(pool, p.chosen.get("copy_card", p.card)) or _card_changes_control(pool, p.card)
+           for p in permanents):
+        return True
+    if not state.effects:
+        return False
+    cards = {o.id: o.card for p in state.players for zone in ZONES for o in getattr(p, zone)}
+    cards.update({s.id: s.card for s in state.stack if s.id and s.card})
+    for effect in state.effects:
+        if _GAINS_CONTROL.search(effect.model_dump_json()):
+            return True
+        card = cards.get(effect.source or "") or (effect.source if effect.source and effect.source in pool else None)
+        if card is not None and _card_changes_control(pool, card):
+            return True
+    return False
+
+
+def control_at_turn_start(state: GameState, pool: CardPool | None = None) -> GameState:
+    """CR 302.6: as a turn begins, the permanents the active player controls have been under
+    his or her control continuously since it began: they are no longer sick.  Who controls
+    them is the rules' answer (control-changing effects, 613.1b), asked only when some
+    controller could differ from the listed one (a control-changing effect, or a controller
+    recorded as seen); control that changed since the game last looked (an effect that ended
+    in the cleanup step) is recorded too."""
+    pool = pool or CardPool.default()
+    active = state.active
+    if _may_change_control(state, pool):
+        game = Game(state, pool)
+        model = answer(game.modules("turn/control", pt=False), game.position.facts).model
+        state = _control_changes(state, model, active)
+    return _update_permanents(state, {p.id: {"sick": False} for p in state.permanents()
+                                      if p.id and p.sick and state.seen_controller_of(p) == active})
 
 
 def _remove_from_combat(state: GameState, removed: set[str]) -> GameState:

@@ -71,6 +71,10 @@ class Permanent(_Model):
     controller: str | None = Field(None, description="when not the player it is listed under")
     tapped: bool = False
     sick: bool = Field(False, description="not controlled continuously since the turn began (CR 302.6)")
+    seen_controller: str | None = Field(None, description="the controller the game saw last, after control-changing "
+                                                          "effects, when it is not the one the permanent is listed "
+                                                          "under (or its `controller`): a change since makes it sick "
+                                                          "(CR 302.6)")
     damage: int = Field(0, ge=0)
     counters: dict[str, int] = Field(default_factory=dict)
     attached_to: str | None = None
@@ -352,6 +356,8 @@ class GameState(_Model):
                 place = f"players[{i}].battlefield[{j}]"
                 if perm.controller is not None and perm.controller not in names:
                     raise ValueError(f"{place}: controller {perm.controller!r} is not a player")
+                if perm.seen_controller is not None and perm.seen_controller not in names:
+                    raise ValueError(f"{place}: seen_controller {perm.seen_controller!r} is not a player")
                 if perm.attached_to is not None:
                     if perm.attached_to not in permanents and perm.attached_to not in names:
                         raise ValueError(f"{place}: attached to {perm.attached_to!r}, which is not on the battlefield")
@@ -443,6 +449,10 @@ class GameState(_Model):
     def permanents(self) -> list[Permanent]:
         """Every permanent on the battlefield, in listing order."""
         return [perm for p in self.players for perm in p.battlefield]
+
+    def seen_controller_of(self, perm: Permanent) -> str:
+        """The controller the game saw last (CR 302.6): as recorded, else the listed one."""
+        return perm.seen_controller if perm.seen_controller is not None else self.controller_of(perm)
 
     def controller_of(self, perm: Permanent) -> str:
         """The player who controls a permanent."""

@@ -219,6 +219,15 @@ def _check_mana_ability(game: "Game", action: Activate) -> tuple[Verdict, frozen
                and s.arguments[1].string == player}
     if action.source in sources:
         return Verdict(legal=True), model
+    if any(s.match("mana_source_sick", 2) and s.arguments[0].string == action.source
+           and s.arguments[1].string == player for s in model):
+        # CR 302.6: the rules show a creature its controller hasn't controlled since his or her
+        # most recent turn began
+        words = (f"{game.describe(action.source)} is a creature {player} hasn't controlled continuously since "
+                 "his or her most recent turn began, and without haste it can't be tapped for mana")
+        violation = Violation(rule="302.6", objects=(action.source,), message=words, reason="tap_summoning_sick",
+                              step_rule="605.3a", world="declared")
+        return Verdict(legal=False, violations=(violation,)), model
     words = f"{game.describe(action.source)} is not an untapped mana source {player} can tap now"
     violation = Violation(rule="605.3a", objects=(action.source,), message=words, reason="not_a_mana_source",
                           step_rule="605.3a", world="declared")
@@ -1611,8 +1620,8 @@ def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strike
                    for p in state.players]
         state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
                         extra_turns=extra, extra_combats=0, after_extra_turns=resume, combat_damage_prevented=False)
-        state = update(state, {p.id: {"sick": False} for p in state.permanents()
-                               if p.id and state.controller_of(p) == active})
+        from bridge.game import control_at_turn_start
+        state = control_at_turn_start(state, game.pool)
         state = update(state, {p.id: {"attacked_this_turn": False} for p in state.permanents()
                                if p.id and p.attacked_this_turn})
     state = _update(state, step=step)

@@ -14,7 +14,8 @@ from bridge.scenario import load_scenario, run_scenario
 from bridge.selfplay import load_deck, play_game, shipped_decks
 from bridge.solver import Session, fact_words, live_statements
 
-SBA = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "sba", "regeneration")
+SBA = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "replacement", "sba",
+       "regeneration")
 BEAR = """player("a"). permanent("x"). card_of("x", "bear"). controller_of("x", "a").
 card_value("bear", type, creature). card_value("bear", name, "Grizzly Bears").
 card_value("bear", power_base, 2). card_value("bear", toughness_base, 2)."""

@@ -6,6 +6,7 @@ import clingo
 import pytest
 
 from bridge.errors import RuleModuleError
+from bridge.game import LAYERS
 from bridge.solver import Session, module_statements, solve
 
 
@@ -45,11 +46,11 @@ def test_unknown_module() -> None:
 
 
 def test_every_rule_module_grounds_without_warnings() -> None:
-    modules = ["inputs", "characteristics/effects", "characteristics/final", "characteristics/layers", "characteristics/pt", "characteristics/show", "characteristics/players", "characteristics/explain", "combat/common", "combat/attack",
+    modules = ["inputs", "characteristics/effects", "characteristics/final", *LAYERS, "characteristics/pt", "characteristics/show", "characteristics/players", "characteristics/explain", "combat/common", "combat/attack",
                "combat/block", "combat/declared", "combat/attack_search", "combat/block_search",
-               "combat/order", "combat/results", "combat/citations", "combat/damage_assignment", "combat/damage_dealing", "sba",
-               "regeneration", "stack/objects", "stack/targets", "stack/resolve", "stack/zones", "stack/damage",
-               "stack/keywords", "stack/delayed"]
+               "combat/order", "combat/results", "combat/citations", "combat/damage_assignment", "combat/damage_dealing",
+               "replacement", "sba", "turn/control", "regeneration", "stack/objects", "stack/targets", "stack/resolve",
+               "stack/zones", "stack/damage", "stack/keywords", "stack/delayed"]
     declared, search = clingo.Function("declared"), clingo.Function("search")
     session = Session(modules, "", [("attack", (declared,)), ("attack", (search,)), ("attack_search", ()),
                                     ("attack_search_always", ()), ("block", (declared,)), ("block", (search,)),
