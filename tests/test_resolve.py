@@ -59,7 +59,7 @@ def test_a_delayed_ability_at_a_moment_triggers_as_its_step_begins() -> None:
     assert atoms(DELAYED, facts + " step(main2).", "delayed_triggers") == []
 
 
-REGENERATION = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "sba",
+REGENERATION = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "replacement", "sba",
                 "regeneration")
 # a 2/2 with lethal damage (CR 704.5g)
 BOA = """permanent("b"). card_of("b", "boa"). controller_of("b", "p"). damage("b", 2).
