@@ -83,7 +83,7 @@ def decisions(game: Game) -> Decision:
     if state.step == "declare_blockers" and fresh and "blockers" not in state.declared \
             and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
         return Decision(state.opponent(state.active), tuple(_block_options(game)))
-    if not stack._priority_step(state):
+    if not stack._priority_step(game):
         # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
         # none was given; the game goes on to the next step that has it (a position can
         # begin here)

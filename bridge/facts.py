@@ -99,12 +99,21 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out.append("combat_damage_dealt.")
     if state.combat_damage_prevented:
         out.append("combat_damage_prevented.")
-    # CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless given
-    if state.step not in ("untap", "cleanup") or state.priority is not None:
-        out.append(f"priority({asp_string(state.priority_player())}).")
+    # CR 115.3: the player who has or would receive priority (turn/priority.lp says whether
+    # anyone has it now)
+    out.append(f"priority({asp_string(state.priority_player())}).")
+    if state.cleanup_again:
+        out.append("acted_in_cleanup.")
     out += [f"declared_in_combat({d})." for d in state.declared]
+    if state.attacked_this_combat:
+        out.append("attacked_this_combat.")
     if state.extra_combats:
         out.append(f"extra_combats({state.extra_combats}).")
+    # CR 500.7: the extra turns to come, numbered in the order they were created (the state
+    # lists the most recent first)
+    out += [f"extra_turn({len(state.extra_turns) - i}, {asp_string(p)})." for i, p in enumerate(state.extra_turns)]
+    if state.after_extra_turns is not None:
+        out.append(f"turn_order_resumes({asp_string(state.after_extra_turns)}).")
     out += [f"passed({asp_string(p)})." for p in state.passed]
     for entry in state.activated_this_turn:
         source, _, number = entry.rpartition("/")
@@ -121,6 +130,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
         if player.cant_cast_spells:
             out.append(f"cant_cast_spells({p}).")
+        if player.skip_turns:
+            out.append(f"skip_turns({p}, {player.skip_turns}).")
         out += [f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())]
         out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
         out += [f"declines({p}, {asp_string(src)})." for src in player.declines]

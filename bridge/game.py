@@ -42,7 +42,7 @@ BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_searc
 ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
-STEPS = ("combat/common", "characteristics/players", "turn/steps")
+STEPS = ("combat/common", "characteristics/players", "turn/priority", "turn/steps")
 COMBAT_STEPS = ("beginning_of_combat", "declare_attackers", "declare_blockers", "first_strike_damage",
                 "combat_damage", "end_of_combat")
 DECLARED = clingo.Function("declared")
@@ -90,6 +90,18 @@ def _text(sym: clingo.Symbol) -> str:
 # The facts of the positions seen last (states are immutable: the same object has the same
 # facts), so that the games made on one state share them.
 _POSITIONS: "dict[int, tuple[GameState, CardPool, Position]]" = {}
+
+
+# CR 104.4b: rounds of mandatory actions (state-based actions, abilities put on the stack) after
+# which a loop that never meets a position again is reported as an error.
+LOOP_ROUNDS = 100
+
+
+def drawn_by_loop(state: GameState) -> GameState:
+    """CR 104.4b: the game entered a loop of mandatory actions: it is a draw (every player
+    leaves it, recorded by that rule)."""
+    return state.model_copy(update={"players": [p.model_copy(update={"lost": True, "lost_by": p.lost_by or "104.4b"})
+                                                for p in state.players]})
 
 
 # The state-based actions question answered last, by position (priority and passes aside:
@@ -380,8 +392,9 @@ class Game:
         if known is not None:
             return known
         step_fact = f"step({self.state.step})."
+        # who has priority is no part of the key: these questions don't read it
         facts = "\n".join(line for line in self.position.facts.split("\n")
-                          if line != step_fact and not line.startswith("tapped(")) + "\n" + \
+                          if line != step_fact and not line.startswith(("tapped(", "priority(", "passed("))) + "\n" + \
             " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
             "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
         session = Session.shared(self.modules("sba", *STEPS), facts)
@@ -393,9 +406,16 @@ class Game:
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
-        from bridge.stack import leaving_events, triggers_on
+        from bridge.stack import _steps_key, leaving_events, triggers_on
         state, game = self.state, self
-        for _ in range(100):
+        seen: set[str] = set()
+        for rounds in range(LOOP_ROUNDS):
+            if rounds >= 2:
+                # CR 104.4b: a loop of mandatory actions is a draw: a position met again
+                key = _steps_key(state)
+                if key in seen:
+                    return drawn_by_loop(state)
+                seen.add(key)
             model = game._sba_model()
             replaced = {s.arguments[0] for s in model if s.match("sba_replaced", 2)}
             actions = [s.arguments[0] for s in model if s.match("sba", 2) and s.arguments[0] not in replaced]
@@ -431,7 +451,8 @@ class Game:
             moves = {oid: instead.get(oid, "graveyard") for oid in going}
             state = triggers_on(self.pool, before, state, leaving_events(before, moves))
             game = Game(state, self.pool)
-        raise RuleModuleError("state-based actions did not stop after 100 rounds")
+        raise RuleModuleError(f"state-based actions did not stop after {LOOP_ROUNDS} rounds and no position repeated "
+                              f"(the last round: {', '.join(sorted(map(str, actions)))})")
 
     def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
         """The next step's query on a state (reused when state-based actions just answered it)."""
@@ -441,30 +462,12 @@ class Game:
         return Game(state, self.pool)._sba_model()
 
     def _next_step(self) -> GameState:
-        """The step ends and the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3).
-
-        Leaving a combat damage step in which no damage was dealt deals it first, each
-        creature by the default assignment, and performs the state-based actions that follow.
-        """
-        state, game = self.state, self
-        if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
-            game = Game(state, self.pool)
-            game.push(AssignDamage(assignments={}))
-            state = game._state_based_actions()
-        model = game._steps_model(state)
-        step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
-        if step == "first_strike_damage":
-            # CR 510.5: the creatures that have first strike or double strike as the step begins
-            strikers = {s.arguments[0].string for s in model if s.match("strikes_first", 1)}
-            state = _update_permanents(state, {c: {"struck_first": True} for c in strikers})
-        if step == "main2":
-            # CR 511.3: as the end of combat step ends, everything is removed from combat
-            state = _update_permanents(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,
-                                                      "damage_order": [], "struck_first": False,
-                                                      "removed_from_combat": False}
-                                               for p in state.permanents() if p.id})
-        return GameState.model_validate(state.model_copy(update={"step": step, "combat_damage_dealt": False})
-                                        .model_dump())
+        """The step ends and the next step of combat begins (CR 506.1), as when all players
+        pass with the stack empty: the rules say which step (508.6, 510.5) and what changes
+        (511.3).  A turn-based action not yet done is done first, by its default (a combat
+        damage step in which no damage was dealt deals it)."""
+        from bridge.stack import end_step, turn_based_action_first
+        return end_step(turn_based_action_first(self))
 
     @property
     def legal_attacks(self) -> "LegalAttacks":
@@ -496,20 +499,6 @@ class Game:
     # ------------------------------------------------------------------ applying actions
     def push(self, action: Action) -> Verdict:
         """Apply a legal action; raise :class:`IllegalActionError` for an illegal one."""
-        if isinstance(action, (Cast, Activate, PlayLand, Pass)) and self.state.combat_damage_dealt \
-                and self.state.priority is None:
-            # CR 510.4, 115.5: after combat damage the active player receives priority,
-            # state-based actions first
-            before = self.state
-            after = self._state_based_actions().model_copy(update={"priority": before.active})
-            self._set_state(after)
-            try:
-                verdict = self._push(action)
-            except Exception:
-                self._set_state(before)
-                raise
-            self._history[-1] = before
-            return verdict
         return self._push(action)
 
     def _push(self, action: Action) -> Verdict:
@@ -588,19 +577,20 @@ class Game:
         if isinstance(action, (DeclareAttackers, DeclareBlockers)):
             state = self._after_attack(action, model) if isinstance(action, DeclareAttackers) \
                 else self._after_block(action, model)
-            if state.pending_triggers:
-                # CR 508.2, 509.4, 603.3b: what triggered goes on the stack, then the active
-                # player receives priority
-                from bridge.stack import _give_priority
-                return _give_priority(self, state, state.active)
-            return state
+            # CR 508.2-508.3, 509.4-509.5, 603.3b: what triggered goes on the stack, then the
+            # active player receives priority
+            from bridge.stack import _give_priority
+            return _give_priority(self, state, state.active, check=bool(state.pending_triggers))
         if isinstance(action, AssignDamage):
-            from bridge.stack import triggers_on
+            from bridge.stack import _give_priority, triggers_on
             state, replaced = _deal_damage(self.state, model, self.pool)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
             events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
-            return triggers_on(self.pool, state, state, events)
+            state = triggers_on(self.pool, state, state, events)
+            # CR 510.3-510.4, 115.5: state-based actions, the abilities that triggered on the
+            # damage go on the stack, and the active player receives priority
+            return _give_priority(Game(state, self.pool), state, state.active)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
         if isinstance(action, RemoveFromCombat):
@@ -644,7 +634,9 @@ class Game:
             if creature in bands:
                 changes[creature]["band"] = bands[creature]
         state = _update_permanents(self.state, changes)
-        state = state.model_copy(update={"declared": [*state.declared, "attackers"]})
+        # CR 508.6: whether creatures were declared as attackers decides the steps to come
+        state = state.model_copy(update={"declared": [*state.declared, "attackers"],
+                                         "attacked_this_combat": state.attacked_this_combat or bool(action.attackers)})
         state = _pay_attack_costs(state, model)
         # CR 508.2a: abilities that trigger on attacking
         from bridge.stack import triggers_on
