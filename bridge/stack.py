@@ -395,10 +395,11 @@ def _give_priority(game: "Game", state: GameState, player: str, check: bool = Tr
             if key in seen:
                 return drawn_by_loop(state)
             seen.add(key)
+        triggered = state.pending_triggers
         state = _put_triggers_on_stack(game, state)
         check = True
     else:
-        waiting = ", ".join(sorted(f"{t.source} ({t.keyword or t.trigger})" for t in state.pending_triggers))
+        waiting = ", ".join(sorted(f"{t.source} ({t.keyword or t.trigger})" for t in triggered))
         raise RuleModuleError(f"state-based actions and triggered abilities did not stop after {LOOP_ROUNDS} rounds "
                               f"and no position repeated (triggered last: {waiting})")
     return _update(state, priority=player, passed=[])
@@ -1298,7 +1299,9 @@ def end_step(game: "Game") -> GameState:
     state = game.state
     model = game._steps_model(state)
     step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
-    return begin_step(game, _step_ends(state, model), step)
+    # in a step where nobody received priority, state-based actions were not checked after
+    # its turn-based actions
+    return begin_step(game, _step_ends(state, model), step, checked=state.priority is not None)
 
 
 def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
@@ -1352,18 +1355,19 @@ def _new_turn(state: GameState, model: frozenset[clingo.Symbol], turn: clingo.Sy
     return _update_permanents(state, permanents)
 
 
-def begin_step(game: "Game", state: GameState, step: str) -> GameState:
+def begin_step(game: "Game", state: GameState, step: str, checked: bool = True) -> GameState:
     """The step begins: its turn-based actions (703), the abilities that trigger as it begins,
     then priority (115.3a) -- unless the rules say that a turn-based action awaits a player's
     declaration or combat damage first (508.1, 509.1, 510.1), or that no player receives
     priority in this step (502.3, 514.3): then, after the check of 514.3a where the rules ask
-    for it, the step ends."""
+    for it, the step ends.  ``checked``: state-based actions were checked since anything
+    changed (not so after a step in which nobody received priority)."""
     from bridge.game import Game
     # the records of the step that ended: who passed, priority, combat damage dealt in it
     state = _update(state, step=step, passed=[], priority=None, combat_damage_dealt=False, cleanup_again=False)
     g = Game(state, game.pool)
     model = g._sba_model()
-    acted = any(s.match("tba", 1) for s in model)
+    acted = not checked or any(s.match("tba", 1) for s in model)
     state = _turn_based_actions(g, state, model)
     if step in ("upkeep", "draw", "end"):
         # CR 503.1, 504.2, 513.1: "at the beginning of the upkeep / draw / end step" abilities
