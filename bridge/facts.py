@@ -14,7 +14,7 @@ from bridge.cards import Card, CardPool, slug
 from bridge.errors import InputError, UnknownCardError
 from bridge.models import ZONES, GameState
 
-__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts", "stamps"]
+__all__ = ["Position", "position_facts", "priority_facts", "asp_string", "stack_object_facts", "stamps"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
@@ -273,6 +273,30 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for card in used_cards.values():
         out += card.facts()
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
+
+
+def priority_facts(state: GameState) -> str:
+    """The facts ``turn/priority.lp`` reads, made from the state alone: the same lines
+    :func:`position_facts` writes for them (who has priority is asked often, of positions
+    whose other facts are many)."""
+    out = [f"step({state.step}).", f"priority({asp_string(state.priority_player())})."]
+    if state.cleanup_again:
+        out.append("acted_in_cleanup.")
+    if state.combat_damage_dealt:
+        out.append("combat_damage_dealt.")
+    out += [f"declared_in_combat({d})." for d in state.declared]
+    if state.attacked_this_combat:
+        out.append("attacked_this_combat.")
+    for perm in state.permanents():
+        if perm.phased_out:
+            continue
+        o = asp_string(perm.id or "")
+        if perm.attacking is not None:
+            out.append(f"attacking({o}, {asp_string(perm.attacking)}).")
+        out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
+        if perm.blocked:
+            out.append(f"blocked({o}).")
+    return "\n".join(out)
 
 
 def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],

@@ -42,7 +42,7 @@ BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_searc
 ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
-STEPS = ("combat/common", "characteristics/players", "turn/priority", "turn/steps")
+STEPS = ("combat/common", "characteristics/players", "turn/steps")
 COMBAT_STEPS = ("beginning_of_combat", "declare_attackers", "declare_blockers", "first_strike_damage",
                 "combat_damage", "end_of_combat")
 DECLARED = clingo.Function("declared")

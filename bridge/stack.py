@@ -10,6 +10,7 @@ stack (608), ending a step and beginning the next (500.2-500.5, 703).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ import clingo
 
 from bridge.cards import DELAYED_EVENTS, Card, slug
 from bridge.errors import InputError, RuleModuleError
-from bridge.facts import asp_string, stack_object_facts, stamps
+from bridge.facts import asp_string, priority_facts, stack_object_facts, stamps
 from bridge.models import (Action, Activate, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers, Effect,
                            GameState, Pass, Permanent, PlayLand, StackObject, fresh_id)
 from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, lose, place,
@@ -249,7 +250,12 @@ def priority_now(game: "Game") -> tuple[bool, tuple[str, ...]]:
     """Do players receive priority in this step (CR 115.3a, 502.3, 514.3-514.3a), and which of
     its turn-based actions are still to be done before anyone has it (115.2c, 703.3)?  The
     rules answer (turn/priority.lp)."""
-    model = answer(PRIORITY, game.position.facts).model
+    return _priority_answer(priority_facts(game.state))
+
+
+@functools.lru_cache(maxsize=1024)
+def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
+    model = Session(PRIORITY, facts).solve().model
     pending = tuple(sorted(s.arguments[0].name for s in model if s.match("pending_turn_based_action", 1)))
     return any(s.match("priority_step", 0) for s in model), pending
 
@@ -360,20 +366,22 @@ def turn_based_action_first(game: "Game") -> "Game":
         return game
     g = Game(game.state, game.pool)
     if "declare_attackers" in pending:
-        g.push(_default_declaration(g, DeclareAttackers(attackers={})))
+        _declare_by_default(g, DeclareAttackers(attackers={}))
     elif "declare_blockers" in pending:
-        g.push(_default_declaration(g, DeclareBlockers(blockers={})))
+        _declare_by_default(g, DeclareBlockers(blockers={}))
     else:
         g.push(AssignDamage(assignments={}))
     return Game(g.state, game.pool)
 
 
-def _default_declaration(game: "Game", empty: "DeclareAttackers | DeclareBlockers") -> "Action":
+def _declare_by_default(game: "Game", empty: "DeclareAttackers | DeclareBlockers") -> None:
     """The flow's default declaration: the empty one when it is legal, else the legal one that
-    obeys the most requirements."""
-    kind = "attack" if isinstance(empty, DeclareAttackers) else "block"
-    checker = game.checker(kind)
-    return empty if checker.check(empty).legal else checker.best()
+    obeys the most requirements (508.1d, 509.1c)."""
+    from bridge.errors import IllegalActionError
+    try:
+        game.push(empty)
+    except IllegalActionError:
+        game.push(game.checker("attack" if isinstance(empty, DeclareAttackers) else "block").best())
 
 
 def _give_priority(game: "Game", state: GameState, player: str, check: bool = True) -> GameState:
@@ -418,6 +426,7 @@ _EVENT_TRIGGERS = {
     "step_begins(upkeep)": (", beginning_of_upkeep).",),
     "step_begins(draw)": (", beginning_of_draw_step).",),
     "step_begins(end)": (", beginning_of_end_step).",),
+    "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),
     "first_draw": (", you_reveal_this_way).",),
@@ -1309,10 +1318,8 @@ def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
     511.3) and, when a new turn begins, who takes it and what starts again (``next_turn``,
     500.7, 614.10, 302.6)."""
     ends = [s.arguments[0] for s in model if s.match("step_ends", 1)]
-    emptied = {c.arguments[0].string for c in ends if c.match("empty_mana_pool", 1)}
-    if emptied:
-        state = _update(state, players=[p.model_copy(update={"mana_pool": ""}) if p.name in emptied else p
-                                        for p in state.players])
+    if any(c.match("empty_mana_pools", 0) for c in ends) and any(p.mana_pool for p in state.players):
+        state = _update(state, players=[p.model_copy(update={"mana_pool": ""}) for p in state.players])
     removed = {c.arguments[0].string for c in ends if c.match("remove_from_combat", 1)}
     if removed:
         state = _update_permanents(state, {o: _OUT_OF_COMBAT for o in removed})
@@ -1369,11 +1376,10 @@ def begin_step(game: "Game", state: GameState, step: str, checked: bool = True) 
     model = g._sba_model()
     acted = not checked or any(s.match("tba", 1) for s in model)
     state = _turn_based_actions(g, state, model)
-    if step in ("upkeep", "draw", "end"):
-        # CR 503.1, 504.2, 513.1: "at the beginning of the upkeep / draw / end step" abilities
-        # trigger (in the draw step after the draw)
-        state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
-        acted = acted or bool(state.pending_triggers)
+    # CR 500.6, 503.1, 504.2, 513.1: abilities that trigger "at the beginning of" the step (in
+    # the draw step after the draw)
+    state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
+    acted = acted or bool(state.pending_triggers)
     moment = {"end_of_combat": "end_of_combat", "end": "next_end_step"}.get(step)
     due = [d for d in state.delayed_triggers if d.at == moment]
     if due:
@@ -1381,9 +1387,10 @@ def begin_step(game: "Game", state: GameState, step: str, checked: bool = True) 
         state = _update(state, delayed_triggers=[d for d in state.delayed_triggers if d.at != moment],
                         pending_triggers=[*state.pending_triggers, *due])
         acted = True
-    if any(s.match("pending_turn_based_action", 1) for s in model):
+    receives, pending = priority_now(g)
+    if pending:
         return state  # CR 115.2c: a declaration or combat damage first; then priority
-    if any(s.match("priority_step", 0) for s in model):
+    if receives:
         return _give_priority(g, state, state.active, check=acted)
     if any(s.match("state_check_before_ending", 0) for s in model):
         # CR 514.3a: state-based actions that would be performed are, and abilities waiting

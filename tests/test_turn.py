@@ -109,3 +109,23 @@ def test_abilities_triggering_without_end_or_repetition_are_an_error(monkeypatch
     game = Game.from_state(BEARS)
     with pytest.raises(RuleModuleError, match=r"did not stop after \d+ rounds and no position repeated.*bears"):
         stack._give_priority(game, game.state, "alice")
+
+
+def test_the_facts_of_who_has_priority_are_those_of_the_position() -> None:
+    """``priority_facts`` writes the lines ``position_facts`` writes for turn/priority.lp."""
+    from pathlib import Path
+
+    from bridge.errors import MtgaspError
+    from bridge.facts import position_facts, priority_facts
+    from bridge.scenario import load_scenario
+    root = Path(__file__).resolve().parent.parent / "scenarios"
+    checked = 0
+    for path in sorted(root.rglob("*.yaml"))[::10]:
+        try:
+            state = load_scenario(path).state
+            lines = set(position_facts(state).facts.split("\n"))
+        except MtgaspError:
+            continue  # a position that is bad input on purpose
+        assert set(priority_facts(state).split("\n")) <= lines, path
+        checked += 1
+    assert checked > 100
