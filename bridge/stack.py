@@ -20,8 +20,8 @@ import clingo
 from bridge.cards import DELAYED_EVENTS, Card, slug
 from bridge.errors import InputError, RuleModuleError
 from bridge.facts import asp_string, priority_facts, stack_object_facts, stamps
-from bridge.models import (Action, Activate, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers, Effect,
-                           GameState, Pass, Permanent, PlayLand, StackObject, fresh_id)
+from bridge.models import (Activate, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers, Effect, GameState,
+                           Pass, Permanent, PlayLand, StackObject, fresh_id)
 from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, lose, place,
                                  return_instead_of_draw, sources as replacement_sources)
 from bridge.solver import Session, answer
