@@ -16,14 +16,13 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-import clingo
 
 from bridge import stack
 from bridge.errors import InputError
 from bridge.facts import asp_string
 from bridge.game import Game
 from bridge.cards import TargetSpec, mana_symbols
-from bridge.models import (Action, Activate, Advance, Cast, DeclareAttackers, DeclareBlockers, GameState, Pass, PlayLand,
+from bridge.models import (Action, Activate, Advance, Cast, DeclareAttackers, DeclareBlockers, Pass, PlayLand,
                            StackObject, StateBasedActions)
 from bridge.solver import answer
 
@@ -83,7 +82,7 @@ def decisions(game: Game) -> Decision:
     if state.step == "declare_blockers" and fresh and "blockers" not in state.declared \
             and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
         return Decision(state.opponent(state.active), tuple(_block_options(game)))
-    if not stack._priority_step(state):
+    if not stack._priority_step(game):
         # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
         # none was given; the game goes on to the next step that has it (a position can
         # begin here)

@@ -15,7 +15,8 @@ from bridge.cards import Card, CardPool, slug
 from bridge.errors import InputError, UnknownCardError
 from bridge.models import ZONES, GameState, StackObject
 
-__all__ = ["Position", "position_facts", "asp_string", "stack_object_facts", "delayed_facts", "stamps"]
+__all__ = ["Position", "position_facts", "priority_facts", "asp_string", "stack_object_facts", "delayed_facts",
+           "stamps"]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
 _LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
@@ -100,12 +101,21 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out.append("combat_damage_dealt.")
     if state.combat_damage_prevented:
         out.append("combat_damage_prevented.")
-    # CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless given
-    if state.step not in ("untap", "cleanup") or state.priority is not None:
-        out.append(f"priority({asp_string(state.priority_player())}).")
+    # CR 115.3: the player who has or would receive priority (turn/priority.lp says whether
+    # anyone has it now)
+    out.append(f"priority({asp_string(state.priority_player())}).")
+    if state.cleanup_again:
+        out.append("acted_in_cleanup.")
     out += [f"declared_in_combat({d})." for d in state.declared]
+    if state.attacked_this_combat:
+        out.append("attacked_this_combat.")
     if state.extra_combats:
         out.append(f"extra_combats({state.extra_combats}).")
+    # CR 500.7: the extra turns to come, numbered in the order they were created (the state
+    # lists the most recent first)
+    out += [f"extra_turn({len(state.extra_turns) - i}, {asp_string(p)})." for i, p in enumerate(state.extra_turns)]
+    if state.after_extra_turns is not None:
+        out.append(f"turn_order_resumes({asp_string(state.after_extra_turns)}).")
     for entry in state.activated_this_turn:
         source, _, number = entry.rpartition("/")
         out.append(f"activated_this_turn({asp_string(source)}, {int(number)}).")
@@ -121,6 +131,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
         if player.cant_cast_spells:
             out.append(f"cant_cast_spells({p}).")
+        if player.skip_turns:
+            out.append(f"skip_turns({p}, {player.skip_turns}).")
         out += [f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())]
         out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
         out += [f"declines({p}, {asp_string(src)})." for src in player.declines]
@@ -280,6 +292,30 @@ def delayed_facts(items: Iterable[StackObject], new: Collection[str] = ()) -> li
         if item.id in new:
             out.append(f"delayed_new({d}).")
     return out
+
+
+def priority_facts(state: GameState) -> str:
+    """The facts ``turn/priority.lp`` reads, made from the state alone: the same lines
+    :func:`position_facts` writes for them (who has priority is asked often, of positions
+    whose other facts are many)."""
+    out = [f"step({state.step}).", f"priority({asp_string(state.priority_player())})."]
+    if state.cleanup_again:
+        out.append("acted_in_cleanup.")
+    if state.combat_damage_dealt:
+        out.append("combat_damage_dealt.")
+    out += [f"declared_in_combat({d})." for d in state.declared]
+    if state.attacked_this_combat:
+        out.append("attacked_this_combat.")
+    for perm in state.permanents():
+        if perm.phased_out:
+            continue
+        o = asp_string(perm.id or "")
+        if perm.attacking is not None:
+            out.append(f"attacking({o}, {asp_string(perm.attacking)}).")
+        out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
+        if perm.blocked:
+            out.append(f"blocked({o}).")
+    return "\n".join(out)
 
 
 def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],

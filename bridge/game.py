@@ -14,7 +14,6 @@ False
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cas
                            DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
-from bridge.models import STEPS as ALL_STEPS, ZONES
+from bridge.models import STEPS as ALL_STEPS
 from bridge.solver import Session, answer, remember_facts
 from bridge.verdict import Verdict, ViolationReader
 
@@ -43,7 +42,7 @@ BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_searc
 ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
-STEPS = ("combat/common", "characteristics/players", "turn/steps")
+STEPS = ("combat/common", "characteristics/players", "turn/control", "turn/steps")
 # the state-based actions (regeneration replacing destruction) and the delayed triggered
 # abilities whose moment a step is: asked in the turn's session with the steps
 SBA = ("sba", "regeneration", "stack/delayed")
@@ -95,6 +94,18 @@ def _text(sym: clingo.Symbol) -> str:
 # The facts of the positions seen last (states are immutable: the same object has the same
 # facts), so that the games made on one state share them.
 _POSITIONS: "dict[int, tuple[GameState, CardPool, Position]]" = {}
+
+
+# CR 104.4b: rounds of mandatory actions (state-based actions, abilities put on the stack) after
+# which a loop that never meets a position again is reported as an error.
+LOOP_ROUNDS = 100
+
+
+def drawn_by_loop(state: GameState) -> GameState:
+    """CR 104.4b: the game entered a loop of mandatory actions: it is a draw (every player
+    leaves it, recorded by that rule)."""
+    return state.model_copy(update={"players": [p.model_copy(update={"lost": True, "lost_by": p.lost_by or "104.4b"})
+                                                for p in state.players]})
 
 
 # The state-based actions question answered last, by position (priority and passes aside:
@@ -400,11 +411,12 @@ class Game:
         if known is not None:
             return known
         step_fact = f"step({self.state.step})."
+        # who has priority is no part of the key: these questions don't read it
         facts = "\n".join(line for line in self.position.facts.split("\n")
-                          if line != step_fact and not line.startswith("tapped(")) + "\n" + \
+                          if line != step_fact and not line.startswith(("tapped(", "priority(", "passed("))) + "\n" + \
             " ".join(f"#external step({s})." for s in ALL_STEPS) + "\n" + \
             "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
-        session = Session.shared(self.modules(*SBA, "turn/control", *STEPS), facts)
+        session = Session.shared(self.modules(*SBA, *STEPS), facts)
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
@@ -413,9 +425,16 @@ class Game:
 
     def _state_based_actions(self) -> GameState:
         """CR 704.3: perform every state-based action that applies, at once, until none does."""
-        from bridge.stack import leaving_events, triggers_on
+        from bridge.stack import _steps_key, leaving_events, triggers_on
         state, game = self.state, self
-        for _ in range(100):
+        seen: set[str] = set()
+        for rounds in range(LOOP_ROUNDS):
+            if rounds >= 2:
+                # CR 104.4b: a loop of mandatory actions is a draw: a position met again
+                key = _steps_key(state)
+                if key in seen:
+                    return drawn_by_loop(state)
+                seen.add(key)
             model = game._sba_model()
             replaced = {s.arguments[0] for s in model if s.match("sba_replaced", 2)}
             actions = [s.arguments[0] for s in model if s.match("sba", 2) and s.arguments[0] not in replaced]
@@ -453,7 +472,8 @@ class Game:
             moves = {oid: instead.get(oid, "graveyard") for oid in going}
             state = triggers_on(self.pool, before, state, leaving_events(before, moves))
             game = Game(state, self.pool)
-        raise RuleModuleError("state-based actions did not stop after 100 rounds")
+        raise RuleModuleError(f"state-based actions did not stop after {LOOP_ROUNDS} rounds and no position repeated "
+                              f"(the last round: {', '.join(sorted(map(str, actions)))})")
 
     def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
         """The next step's query on a state (reused when state-based actions just answered it)."""
@@ -463,30 +483,12 @@ class Game:
         return Game(state, self.pool)._sba_model()
 
     def _next_step(self) -> GameState:
-        """The step ends and the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3).
-
-        Leaving a combat damage step in which no damage was dealt deals it first, each
-        creature by the default assignment, and performs the state-based actions that follow.
-        """
-        state, game = self.state, self
-        if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
-            game = Game(state, self.pool)
-            game.push(AssignDamage(assignments={}))
-            state = game._state_based_actions()
-        model = game._steps_model(state)
-        step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
-        if step == "first_strike_damage":
-            # CR 510.5: the creatures that have first strike or double strike as the step begins
-            strikers = {s.arguments[0].string for s in model if s.match("strikes_first", 1)}
-            state = _update_permanents(state, {c: {"struck_first": True} for c in strikers})
-        if step == "main2":
-            # CR 511.3: as the end of combat step ends, everything is removed from combat
-            state = _update_permanents(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,
-                                                      "damage_order": [], "struck_first": False,
-                                                      "removed_from_combat": False}
-                                               for p in state.permanents() if p.id})
-        return GameState.model_validate(state.model_copy(update={"step": step, "combat_damage_dealt": False})
-                                        .model_dump())
+        """The step ends and the next step of combat begins (CR 506.1), as when all players
+        pass with the stack empty: the rules say which step (508.6, 510.5) and what changes
+        (511.3).  A turn-based action not yet done is done first, by its default (a combat
+        damage step in which no damage was dealt deals it)."""
+        from bridge.stack import end_step, turn_based_action_first
+        return end_step(turn_based_action_first(self))
 
     @property
     def legal_attacks(self) -> "LegalAttacks":
@@ -518,20 +520,6 @@ class Game:
     # ------------------------------------------------------------------ applying actions
     def push(self, action: Action) -> Verdict:
         """Apply a legal action; raise :class:`IllegalActionError` for an illegal one."""
-        if isinstance(action, (Cast, Activate, PlayLand, Pass)) and self.state.combat_damage_dealt \
-                and self.state.priority is None:
-            # CR 510.4, 115.5: after combat damage the active player receives priority,
-            # state-based actions first
-            before = self.state
-            after = self._state_based_actions().model_copy(update={"priority": before.active})
-            self._set_state(after)
-            try:
-                verdict = self._push(action)
-            except Exception:
-                self._set_state(before)
-                raise
-            self._history[-1] = before
-            return verdict
         return self._push(action)
 
     def _push(self, action: Action) -> Verdict:
@@ -617,19 +605,20 @@ class Game:
         if isinstance(action, (DeclareAttackers, DeclareBlockers)):
             state = self._after_attack(action, model) if isinstance(action, DeclareAttackers) \
                 else self._after_block(action, model)
-            if state.pending_triggers:
-                # CR 508.2, 509.4, 603.3b: what triggered goes on the stack, then the active
-                # player receives priority
-                from bridge.stack import _give_priority
-                return _give_priority(self, state, state.active)
-            return state
+            # CR 508.2-508.3, 509.4-509.5, 603.3b: what triggered goes on the stack, then the
+            # active player receives priority
+            from bridge.stack import _give_priority
+            return _give_priority(self, state, state.active, check=bool(state.pending_triggers))
         if isinstance(action, AssignDamage):
-            from bridge.stack import triggers_on
+            from bridge.stack import _give_priority, triggers_on
             state, replaced = _deal_damage(self.state, model, self.pool)
             events = sorted(f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})" for s in model
                             if s.match("combat_damage_to_player", 1))
             events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
-            return triggers_on(self.pool, state, state, events)
+            state = triggers_on(self.pool, state, state, events)
+            # CR 510.3-510.4, 115.5: state-based actions, the abilities that triggered on the
+            # damage go on the stack, and the active player receives priority
+            return _give_priority(Game(state, self.pool), state, state.active)
         if isinstance(action, StateBasedActions):
             return self._state_based_actions()
         if isinstance(action, RemoveFromCombat):
@@ -673,7 +662,9 @@ class Game:
             if creature in bands:
                 changes[creature]["band"] = bands[creature]
         state = _update_permanents(self.state, changes)
-        state = state.model_copy(update={"declared": [*state.declared, "attackers"]})
+        # CR 508.6: whether creatures were declared as attackers decides the steps to come
+        state = state.model_copy(update={"declared": [*state.declared, "attackers"],
+                                         "attacked_this_combat": state.attacked_this_combat or bool(action.attackers)})
         state = _pay_attack_costs(state, model)
         # CR 508.2a: abilities that trigger on attacking
         from bridge.stack import triggers_on
@@ -1013,11 +1004,11 @@ def _deal_damage(state: GameState, model: frozenset[clingo.Symbol], pool: CardPo
                                     .model_dump()), replaced
 
 
-def _control_changes(state: GameState, model: frozenset[clingo.Symbol], active: str | None = None) -> GameState:
+def _control_changes(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
     """CR 302.6: the permanents the rules show under another controller than the game saw
     last (``control_changed``, turn/control.lp) haven't been under their new controller's
     control since his or her most recent turn began: they are sick, and the controller seen
-    is recorded; as ``active``'s turn begins, those that player controls now have been."""
+    is recorded (as a turn begins, the rules then say which of them start again)."""
     changed = {s.arguments[0].string: s.arguments[1].string for s in model if s.match("control_changed", 2)}
     if not changed:
         return state
@@ -1026,59 +1017,8 @@ def _control_changes(state: GameState, model: frozenset[clingo.Symbol], active: 
         if perm.id in changed:
             seen = changed[perm.id]
             listed = state.controller_of(perm)
-            changes[perm.id] = {"sick": seen != active, "seen_controller": None if seen == listed else seen}
+            changes[perm.id] = {"sick": True, "seen_controller": None if seen == listed else seen}
     return _update_permanents(state, changes)
-
-
-_GAINS_CONTROL = re.compile(r'"gain_control":\s*true')
-_CONTROL_CARDS: dict[tuple[int, str], bool] = {}
-
-
-def _card_changes_control(pool: CardPool, card: str) -> bool:
-    key = (id(pool), card)
-    if key not in _CONTROL_CARDS:
-        _CONTROL_CARDS[key] = bool(_GAINS_CONTROL.search(pool.get(card).model_dump_json()))
-    return _CONTROL_CARDS[key]
-
-
-def _may_change_control(state: GameState, pool: CardPool) -> bool:
-    """Whether a permanent's controller could differ from the one it is listed under: a
-    controller recorded as seen, or a permanent's card or an effect that mentions gaining
-    control.  If not, the rules needn't be asked who controls what."""
-    permanents = state.permanents()
-    if any(p.seen_controller is not None for p in permanents):
-        return True
-    if any(_card_changes_control(pool, p.chosen.get("copy_card", p.card)) or _card_changes_control(pool, p.card)
-           for p in permanents):
-        return True
-    if not state.effects:
-        return False
-    cards = {o.id: o.card for p in state.players for zone in ZONES for o in getattr(p, zone)}
-    cards.update({s.id: s.card for s in state.stack if s.id and s.card})
-    for effect in state.effects:
-        if _GAINS_CONTROL.search(effect.model_dump_json()):
-            return True
-        card = cards.get(effect.source or "") or (effect.source if effect.source and effect.source in pool else None)
-        if card is not None and _card_changes_control(pool, card):
-            return True
-    return False
-
-
-def control_at_turn_start(state: GameState, pool: CardPool | None = None) -> GameState:
-    """CR 302.6: as a turn begins, the permanents the active player controls have been under
-    his or her control continuously since it began: they are no longer sick.  Who controls
-    them is the rules' answer (control-changing effects, 613.1b), asked only when some
-    controller could differ from the listed one (a control-changing effect, or a controller
-    recorded as seen); control that changed since the game last looked (an effect that ended
-    in the cleanup step) is recorded too."""
-    pool = pool or CardPool.default()
-    active = state.active
-    if _may_change_control(state, pool):
-        game = Game(state, pool)
-        model = answer(game.modules("turn/control", pt=False), game.position.facts).model
-        state = _control_changes(state, model, active)
-    return _update_permanents(state, {p.id: {"sick": False} for p in state.permanents()
-                                      if p.id and p.sick and state.seen_controller_of(p) == active})
 
 
 def _remove_from_combat(state: GameState, removed: set[str]) -> GameState:

@@ -157,7 +157,8 @@ class Player(_Model):
     lost: bool = Field(False, description="the player has lost the game (CR 104.3)")
     lost_by: str | None = Field(None, description="the rule by which the player lost: 704.5a (life), 704.5b (a "
                                                   "draw from an empty library), 704.5c (poison), 104.3a "
-                                                  "(concession), 104.3e (an effect)")
+                                                  "(concession), 104.3e (an effect), 104.4b (a draw: a loop of "
+                                                  "mandatory actions)")
     skip_turns: int = Field(0, ge=0, description="the player skips his or her next N turns (CR 614.10, 614.10a)")
     damage_prevented: bool = Field(False, description="all damage that would be dealt this turn to the player and "
                                                       "creatures he or she controls is prevented (Safe Passage, CR 615)")
@@ -282,6 +283,8 @@ class GameState(_Model):
     stack: list[StackObject] = Field(default_factory=list, description="top first (CR 405)")
     declared: list[Literal["attackers", "blockers"]] = Field(
         default_factory=list, description="the declarations made in this combat (CR 508.1, 509.1)")
+    attacked_this_combat: bool = Field(False, description="creatures were declared as attackers in this combat "
+                                                          "(an empty declaration doesn't count; CR 508.6)")
     priority: str | None = Field(None, description="the player who has priority (by default the active "
                                                    "player, CR 116.3a-b)")
     passed: list[str] = Field(default_factory=list, description="players who passed in succession since the "
@@ -293,8 +296,9 @@ class GameState(_Model):
     after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
     combat_damage_prevented: bool = Field(False, description="all combat damage is prevented this turn (Fog, "
                                                              "CR 615)")
-    cleanup_again: bool = Field(False, description="state-based actions were performed in this cleanup step, so "
-                                                   "another follows (CR 514.3a)")
+    cleanup_again: bool = Field(False, description="state-based actions were performed or abilities triggered in "
+                                                   "this cleanup step, so players receive priority and another "
+                                                   "cleanup step follows (CR 514.3a)")
     delayed_triggers: list[StackObject] = Field(default_factory=list, description="delayed triggered abilities "
                                                                                  "waiting for their moment, with "
                                                                                  "`at` in their id's key (CR 603.7)")

@@ -10,6 +10,7 @@ stack (608), ending a step and beginning the next (500.2-500.5, 703).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,9 +20,9 @@ import clingo
 
 from bridge.cards import Card
 from bridge.errors import InputError, RuleModuleError
-from bridge.facts import asp_string, stack_object_facts, stamps
-from bridge.models import (Activate, AssignDamage, CardRef, Cast, Effect, GameState, Pass, Permanent, PlayLand,
-                           StackObject, fresh_id)
+from bridge.facts import asp_string, priority_facts, stack_object_facts, stamps
+from bridge.models import (Activate, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers, Effect, GameState,
+                           Pass, Permanent, PlayLand, StackObject, fresh_id)
 from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, lose, place,
                                  return_instead_of_draw, sources as replacement_sources)
 from bridge.solver import Session, answer
@@ -33,7 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["check_cast", "check_activate", "check_play_land", "after_cast", "after_activate", "after_play_land",
            "check_pass", "after_pass", "advance", "resolve_top", "begin_step"]
 
-ACTING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/cast", "stack/mana")
+ACTING = ("combat/common", "characteristics/players", "turn/priority", "stack/objects", "stack/targets", "stack/cast",
+          "stack/mana")
+PRIORITY = ("inputs", "turn/priority")
 RESOLVING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/resolve",
              "stack/zones", "stack/damage", "stack/keywords", "regeneration", "combat/damage_dealing")
 MAIN_STEPS = ("main1", "main2")
@@ -205,10 +208,18 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
 def _check_mana_ability(game: "Game", action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     """CR 605.3a: a mana ability of an untapped permanent its activator controls; a creature
     only if it has been controlled since the turn began (302.6) or has haste."""
-    from bridge.verdict import Violation
+    from bridge.verdict import MESSAGES, Violation
     player = _actor(game.state, action.by, "activate")
     game._require_permanent_at(action.source, "activate.source")
-    if player != game.state.priority_player() or not _priority_step(game.state):
+    receives, pending = priority_now(game)
+    if pending:
+        # CR 115.2c, 115.3a: nobody has priority before the step's turn-based action is done
+        reason = f"before_{pending[0]}"
+        rule, step_rule = game.reader.cites[reason]
+        violation = Violation(rule=rule, objects=(player,), message=MESSAGES[reason].format(player), reason=reason,
+                              step_rule=step_rule, world="declared")
+        return Verdict(legal=False, violations=(violation,)), frozenset()
+    if player != game.state.priority_player() or not receives:
         # CR 115.1d, 605.3a: mana abilities while the player has priority (or pays a cost)
         words = f"{player} doesn't have priority, so can't activate a mana ability now"
         violation = Violation(rule="605.3a", objects=(player,), message=words, reason="no_priority",
@@ -245,10 +256,23 @@ def _after_mana_ability(game: "Game", action: Activate) -> GameState:
     return _update(state, players=players, priority=player, passed=[])
 
 
-def _priority_step(state: GameState) -> bool:
-    """CR 502.3, 514.3: nobody has priority in the untap step, nor in cleanup unless it was
-    given (514.3a)."""
-    return state.step not in ("untap", "cleanup") or state.priority is not None
+def priority_now(game: "Game") -> tuple[bool, tuple[str, ...]]:
+    """Do players receive priority in this step (CR 115.3a, 502.3, 514.3-514.3a), and which of
+    its turn-based actions are still to be done before anyone has it (115.2c, 703.3)?  The
+    rules answer (turn/priority.lp)."""
+    return _priority_answer(priority_facts(game.state))
+
+
+@functools.lru_cache(maxsize=1024)
+def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
+    model = Session(PRIORITY, facts).solve().model
+    pending = tuple(sorted(s.arguments[0].name for s in model if s.match("pending_turn_based_action", 1)))
+    return any(s.match("priority_step", 0) for s in model), pending
+
+
+def _priority_step(game: "Game") -> bool:
+    """Do players receive priority in this step (CR 502.3, 514.3-514.3a)?"""
+    return priority_now(game)[0]
 
 
 def _pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:
@@ -307,11 +331,14 @@ def check_pass(game: "Game", action: Pass) -> Verdict:
     """CR 115.3d: only the player with priority passes."""
     from bridge.verdict import Violation
     player = _actor(game.state, action.by, "pass")
-    if player == game.state.priority_player() and _priority_step(game.state):
+    # a turn-based action still to be done is done first by its default (after_pass): the
+    # pass is then that of the player who receives priority
+    receives = _priority_step(game)
+    if player == game.state.priority_player() and receives:
         return Verdict(legal=True)
     violation = Violation(rule="115.3d", objects=(player,), reason="no_priority", step_rule="115.1",
                           message=f"{player} doesn't have priority ({game.state.priority_player()} has)"
-                          if _priority_step(game.state) else
+                          if receives else
                           f"{player} doesn't have priority (nobody has priority in the {game.state.step} step)",
                           world="declared")
     return Verdict(legal=False, violations=(violation,))
@@ -320,7 +347,7 @@ def check_pass(game: "Game", action: Pass) -> Verdict:
 def after_pass(game: "Game", action: Pass) -> GameState:
     """CR 115.3d, 115.4: the next player receives priority; when all players have passed in
     succession, the top of the stack resolves or, with an empty stack, the step ends."""
-    game = _damage_first(game)
+    game = turn_based_action_first(game)
     state = game.state
     player = state.priority_player()
     if state.pending_triggers:
@@ -337,35 +364,62 @@ def after_pass(game: "Game", action: Pass) -> GameState:
     return end_step(game)
 
 
-def _damage_first(game: "Game") -> "Game":
-    """CR 510.1-510.2: in a combat damage step, combat damage is dealt before anyone gets
-    priority: by the default assignment when none was announced."""
+def turn_based_action_first(game: "Game") -> "Game":
+    """CR 115.2c, 703.3: a step's turn-based action not yet done (the rules say which) is
+    done before anyone has priority: acting on a pass, the flow makes it by its defaults
+    (no attackers and no blockers unless requirements make that declaration illegal, then
+    one that obeys the most of them, 508.1d, 509.1c; combat damage as assigned by default,
+    510.1), and the active player receives priority (508.3, 509.5, 510.4)."""
     from bridge.game import Game
-    state = game.state
-    if state.combat_damage_dealt and state.priority is None:
-        # damage was announced and dealt: state-based actions, then priority (510.4, 115.5)
-        return Game(_give_priority(game, state, state.active), game.pool)
-    if state.step not in ("first_strike_damage", "combat_damage") or state.combat_damage_dealt:
+    pending = priority_now(game)[1]
+    if not pending:
         return game
-    g = Game(state, game.pool)
-    g.push(AssignDamage(assignments={}))
-    return Game(_give_priority(g, g.state, state.active), game.pool)
+    g = Game(game.state, game.pool)
+    if "declare_attackers" in pending:
+        _declare_by_default(g, DeclareAttackers(attackers={}))
+    elif "declare_blockers" in pending:
+        _declare_by_default(g, DeclareBlockers(blockers={}))
+    else:
+        g.push(AssignDamage(assignments={}))
+    return Game(g.state, game.pool)
+
+
+def _declare_by_default(game: "Game", empty: "DeclareAttackers | DeclareBlockers") -> None:
+    """The flow's default declaration: the empty one when it is legal, else the legal one that
+    obeys the most requirements (508.1d, 509.1c)."""
+    from bridge.errors import IllegalActionError
+    try:
+        game.push(empty)
+    except IllegalActionError:
+        game.push(game.checker("attack" if isinstance(empty, DeclareAttackers) else "block").best())
 
 
 def _give_priority(game: "Game", state: GameState, player: str, check: bool = True) -> GameState:
     """CR 115.5, 603.3b: state-based actions, then the abilities that triggered go on the
     stack, repeated until neither happens; then the player receives priority.  ``check`` is
     False when nothing that state-based actions look at changed since they were last
-    performed (a step began with no turn-based action)."""
-    from bridge.game import Game
-    for _ in range(50):
+    performed (a step began with no turn-based action).  A loop of these mandatory actions
+    that meets a position again is a draw (104.4b)."""
+    from bridge.game import LOOP_ROUNDS, Game, drawn_by_loop
+    seen: set[str] = set()
+    for rounds in range(LOOP_ROUNDS):
         if check:
             state = Game(state, game.pool)._state_based_actions()
         state = state_triggers(game.pool, state)
         if not state.pending_triggers:
             break
+        if rounds >= 2:
+            key = _steps_key(state)
+            if key in seen:
+                return drawn_by_loop(state)
+            seen.add(key)
+        triggered = state.pending_triggers
         state = _put_triggers_on_stack(game, state)
         check = True
+    else:
+        waiting = ", ".join(sorted(f"{t.source} ({t.keyword or t.trigger})" for t in triggered))
+        raise RuleModuleError(f"state-based actions and triggered abilities did not stop after {LOOP_ROUNDS} rounds "
+                              f"and no position repeated (triggered last: {waiting})")
     return _update(state, priority=player, passed=[])
 
 
@@ -382,6 +436,7 @@ _EVENT_TRIGGERS = {
     "step_begins(upkeep)": (", beginning_of_upkeep).",),
     "step_begins(draw)": (", beginning_of_draw_step).",),
     "step_begins(end)": (", beginning_of_end_step).",),
+    "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),
     "first_draw": (", you_reveal_this_way).",),
@@ -1562,131 +1617,133 @@ def _move_permanents(state: GameState, moves: dict[str, str], pool: object = Non
 
 
 # ---------------------------------------------------------------------- steps and turns
+# CR 506.4, 511.3: what a permanent removed from combat keeps of combat: nothing.
+_OUT_OF_COMBAT = {"attacking": None, "blocking": [], "band": None, "blocked": False, "damage_order": [],
+                  "struck_first": False, "removed_from_combat": False}
+
+
 def end_step(game: "Game") -> GameState:
-    """CR 500.2-500.5: the step ends (mana pools empty, 300.3 of this edition: no mana burn)
-    and the next begins with its turn-based actions; leaving a combat damage step in which
-    no damage was dealt deals it first."""
-    from bridge.game import Game
+    """CR 500.2-500.5: the step ends and the next begins.  The rules say which step comes next
+    (skipped steps passed over), what changes as this one ends and, after the cleanup step,
+    whose turn begins and which records of the turn start again."""
     state = game.state
-    if state.step in ("first_strike_damage", "combat_damage") and not state.combat_damage_dealt:
-        game = _damage_first(game)
-        state = game.state
-    if state.step == "cleanup" and state.cleanup_again:
-        # CR 514.3a: another cleanup step
-        return begin_step(game, _update(state, cleanup_again=False), "cleanup", False, set())
     model = game._steps_model(state)
     step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
-    new_turn = any(s.match("new_turn", 0) for s in model)
-    strikers = {s.arguments[0].string for s in model if s.match("strikes_first", 1)}
-    return begin_step(game, state, step, new_turn, strikers)
+    # in a step where nobody received priority, state-based actions were not checked after
+    # its turn-based actions
+    return begin_step(game, _step_ends(state, model), step, checked=state.priority is not None)
 
 
-def begin_step(game: "Game", state: GameState, step: str, new_turn: bool, strikers: set[str]) -> GameState:
-    """The step begins: its turn-based actions (703), then priority (115.3a) or, in the
-    untap and cleanup steps, the next step at once (502.3, 514.3)."""
-    from bridge.game import Game, _update_permanents as update
-    if any(p.mana_pool for p in state.players):
+def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
+    """Apply what the rules show changing as the step ends (``step_ends``, 500.4, 500.8,
+    511.3) and, when a new turn begins, who takes it and what starts again (``next_turn``,
+    500.7, 614.10, 302.6)."""
+    ends = [s.arguments[0] for s in model if s.match("step_ends", 1)]
+    if any(c.match("empty_mana_pools", 0) for c in ends) and any(p.mana_pool for p in state.players):
         state = _update(state, players=[p.model_copy(update={"mana_pool": ""}) for p in state.players])
-    state = _update(state, passed=[], priority=None, combat_damage_dealt=False)
-    if step == "first_strike_damage":
-        state = update(state, {c: {"struck_first": True} for c in strikers})
-    if step == "main2" or new_turn:
-        state = _update(state, declared=[])
-    if step == "main2":
-        # CR 511.3: as the end of combat step ends, everything is removed from combat
-        state = update(state, {p.id: {"attacking": None, "blocking": [], "band": None, "blocked": False,
-                                      "damage_order": [], "struck_first": False, "removed_from_combat": False}
-                               for p in state.permanents() if p.id})
-    if step == "beginning_of_combat" and state.step == "main2":
-        state = _update(state, extra_combats=state.extra_combats - 1)  # CR 500.8
-    if new_turn:
-        # CR 500.1: the other player's turn begins, or an extra turn (500.7), after which
-        # the turns go on in their order;
-        # CR 302.6: that player's permanents have been under his or her control since it began
-        extra = list(state.extra_turns)
-        regular = state.after_extra_turns or state.opponent(state.active)
-        skips = {p.name: p.skip_turns for p in state.players}
-        while True:
-            is_extra = bool(extra)
-            active = extra.pop(0) if is_extra else regular
-            if skips[active] == 0:
-                break
-            # CR 614.10, 614.10a: a skipped turn doesn't happen; the next one comes instead
-            skips[active] -= 1
-            if not is_extra:
-                regular = state.opponent(active)
-        resume = regular if is_extra else None
-        players = [p.model_copy(update={"lands_played": 0, "drawn_this_turn": 0, "skip_turns": skips[p.name]})
-                   for p in state.players]
-        state = _update(state, turn=state.turn + 1, active=active, players=players, activated_this_turn=[],
-                        extra_turns=extra, extra_combats=0, after_extra_turns=resume, combat_damage_prevented=False)
-        from bridge.game import control_at_turn_start
-        state = control_at_turn_start(state, game.pool)
-        state = update(state, {p.id: {"attacked_this_turn": False} for p in state.permanents()
-                               if p.id and p.attacked_this_turn})
-    state = _update(state, step=step)
+    removed = {c.arguments[0].string for c in ends if c.match("remove_from_combat", 1)}
+    if removed:
+        state = _update_permanents(state, {o: _OUT_OF_COMBAT for o in removed})
+    if any(c.match("end_combat_phase", 0) for c in ends):
+        state = _update(state, declared=[], attacked_this_combat=False)
+    if any(c.match("use_extra_combat", 0) for c in ends):
+        state = _update(state, extra_combats=state.extra_combats - 1)
+    turn = next((s for s in model if s.match("next_turn", 2)), None)
+    return state if turn is None else _new_turn(state, model, turn)
+
+
+def _new_turn(state: GameState, model: frozenset[clingo.Symbol], turn: clingo.Symbol) -> GameState:
+    """The turn the rules show begins (turn number and player), with the extra turns it used
+    and the turns skipped on the way (500.7, 614.10), and the records they reset."""
+    used = {s.arguments[0].number for s in model if s.match("extra_turn_used", 1)}
+    # extra_turn(K, P) is the K-th extra turn created; the state lists the most recent first
+    count = len(state.extra_turns)
+    extra = [p for i, p in enumerate(state.extra_turns) if count - i not in used]
+    skipped = {s.arguments[0].string: s.arguments[1].number for s in model if s.match("turns_skipped", 2)}
+    resumes = next((s.arguments[0].string for s in model if s.match("next_turn_order_resumes", 1)), None)
+    # CR 302.6: control that changed since the game last looked (an effect that ended in the
+    # cleanup step) is recorded first; the new active player's permanents then start again
+    from bridge.game import _control_changes
+    state = _control_changes(state, model)
+    player_fields: dict[str, dict[str, object]] = {p.name: {} for p in state.players}
+    permanents: dict[str, dict[str, object]] = {}
+    fields: dict[str, object] = {}
+    for s in model:
+        if not s.match("new_turn_resets", 1):
+            continue
+        what = s.arguments[0]
+        if what.match("lands_played", 1) or what.match("drawn_this_turn", 1):
+            player_fields[what.arguments[0].string][what.name] = 0
+        elif what.match("activated_this_turn", 0):
+            fields["activated_this_turn"] = []
+        elif what.match("extra_combats", 0):
+            fields["extra_combats"] = 0
+        elif what.match("attacked_this_turn", 1) or what.match("sick", 1):
+            permanents.setdefault(what.arguments[0].string, {})[what.name] = False
+    players = [p.model_copy(update={**player_fields[p.name], "skip_turns": p.skip_turns - skipped.get(p.name, 0)})
+               for p in state.players]
+    state = _update(state, turn=turn.arguments[0].number, active=turn.arguments[1].string, players=players,
+                    extra_turns=extra, after_extra_turns=resumes, **fields)
+    return _update_permanents(state, permanents)
+
+
+def begin_step(game: "Game", state: GameState, step: str, checked: bool = True) -> GameState:
+    """The step begins: its turn-based actions (703), the abilities that trigger as it begins,
+    then priority (115.3a) -- unless the rules say that a turn-based action awaits a player's
+    declaration or combat damage first (508.1, 509.1, 510.1), or that no player receives
+    priority in this step (502.3, 514.3): then, after the check of 514.3a where the rules ask
+    for it, the step ends.  ``checked``: state-based actions were checked since anything
+    changed (not so after a step in which nobody received priority)."""
+    from bridge.game import Game
+    # the records of the step that ended: who passed, priority, combat damage dealt in it
+    state = _update(state, step=step, passed=[], priority=None, combat_damage_dealt=False, cleanup_again=False)
     g = Game(state, game.pool)
     model = g._sba_model()
-    if any(s.match("skip_step", 0) for s in model):
-        # CR 614.10: a skipped step doesn't happen: nothing in it, the next one begins
-        return end_step(g)
-    acted = any(s.match("tba", 1) for s in model) or step == "cleanup"
+    acted = not checked or any(s.match("tba", 1) for s in model)
     state = _turn_based_actions(g, state, model)
-    if step in ("upkeep", "draw", "end"):
-        # CR 503.1, 504.2, 513.1: "at the beginning of the upkeep / draw / end step" abilities
-        # trigger (in the draw step after the draw)
-        state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
-        acted = acted or bool(state.pending_triggers)
+    # CR 500.6, 503.1, 504.2, 513.1: abilities that trigger "at the beginning of" the step (in
+    # the draw step after the draw)
+    state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
+    acted = acted or bool(state.pending_triggers)
     due = {s.arguments[0].string for s in model if s.match("delayed_triggers", 1)}
     if due:
         # CR 603.7b: the delayed triggered abilities whose moment this is trigger, once
         state = _update(state, delayed_triggers=[d for d in state.delayed_triggers if d.id not in due],
                         pending_triggers=[*state.pending_triggers, *(d for d in state.delayed_triggers if d.id in due)])
         acted = True
-    if step == "cleanup":
-        # CR 514.2: "until end of turn" effects end (with the damage removed above)
-        state = _update(state, effects=[e for e in state.effects if (e.duration or _duration(g, e)) != "end_of_turn"])
-        players = [p.model_copy(update={"prevention_shield": 0, "damage_prevented": False, "prevent_next_from": [],
-                                        "cant_cast_spells": False})
-                   for p in state.players]
-        state = _update(state, players=players)
-        state = update(state, {p.id: {"prevention_shield": 0, "regeneration_shields": 0, "must_block": [],
-                                      "prevent_next_from": []}
-                               for p in state.permanents()
-                               if p.id and (p.prevention_shield or p.regeneration_shields or p.must_block
-                                            or p.prevent_next_from)})
-    if any(s.match("has_priority_step", 0) for s in model):
-        if step in ("first_strike_damage", "combat_damage"):
-            return state  # combat damage is assigned first (510.1); then priority
+    receives, pending = priority_now(g)
+    if pending:
+        return state  # CR 115.2c: a declaration or combat damage first; then priority
+    if receives:
         return _give_priority(g, state, state.active, check=acted)
-    # CR 502.3, 514.3: no priority; the step ends -- unless state-based actions are performed
-    # in cleanup: then players receive priority and another cleanup step follows (514.3a)
-    after = Game(state, game.pool)._state_based_actions()
-    if step == "cleanup" and (after != state or after.pending_triggers):
-        # CR 514.3a: state-based actions were performed or abilities triggered (a discard to
-        # hand size): they go on the stack and the players receive priority
-        return _update(_give_priority(Game(after, game.pool), after, after.active), cleanup_again=True)
-    return end_step(Game(after, game.pool))
-
-
-def _duration(game: "Game", effect: Effect) -> str:
-    """How long an effect lasts: as given, else as its source's card says (the source is an
-    object, or a card named by its name)."""
-    card = game.position.cards.get(effect.source or "")
-    if card is None and effect.source is not None and effect.source in game.pool:
-        card = game.pool.get(effect.source)
-    if card is not None and card.effect is not None:
-        return card.effect.duration
-    return "end_of_turn"
+    if any(s.match("state_check_before_ending", 0) for s in model):
+        # CR 514.3a: state-based actions that would be performed are, and abilities waiting
+        # go on the stack; when any did, the rules give players priority here
+        after = Game(state, game.pool)._state_based_actions()
+        if after != state or after.pending_triggers:
+            after = _update(after, cleanup_again=True)
+            again = Game(after, game.pool)
+            if priority_now(again)[0]:
+                return _give_priority(again, after, after.active, check=False)
+        state = after
+    return end_step(Game(state, game.pool))
 
 
 def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
-    from bridge.game import _update_permanents as update
+    """Apply the turn-based actions the rules show as the step begins (703.4)."""
     changes: dict[str, dict[str, object]] = {}
+    ended: set[int] = set()
+    shields: dict[str, dict[str, object]] = {}
     for s in model:
         if not s.match("tba", 1):
             continue
         action = s.arguments[0]
+        if action.match("end_effect", 1):
+            ended.add(int(action.arguments[0].name[1:]) - 1)  # effect e<k> is the k-th of the state
+            continue
+        if action.match("end_combat_damage_prevention", 0):
+            state = _update(state, combat_damage_prevented=False)
+            continue
         target = action.arguments[0].string
         if action.name == "untap":
             changes.setdefault(target, {})["tapped"] = False
@@ -1699,12 +1756,31 @@ def _turn_based_actions(game: "Game", state: GameState, model: frozenset[clingo.
             changes.setdefault(target, {}).update(phased_out=False, phased_out_indirectly=False)
         elif action.name == "remove_damage":
             changes.setdefault(target, {})["damage"] = 0
+        elif action.name == "mark_struck_first":
+            changes.setdefault(target, {})["struck_first"] = True
+        elif action.name == "end_this_turn":
+            # CR 514.2: what is left of a shield or restriction for this turn ends
+            shields.setdefault(target, {})[action.arguments[1].name] = _THIS_TURN_ENDED[action.arguments[1].name]
         elif action.name == "draw":
             state = draw(state, target, 1, game.pool)
         elif action.name == "discard_to":
             # the default choice: the cards listed last are discarded
             state = discard(state, target, len(state.player(target).hand) - action.arguments[1].number, game.pool)
-    return update(state, changes)
+    if ended:
+        state = _update(state, effects=[e for k, e in enumerate(state.effects) if k not in ended])
+    players = {p.name for p in state.players}
+    if any(x in players for x in shields):
+        state = _update(state, players=[p.model_copy(update=shields[p.name]) if p.name in shields else p
+                                        for p in state.players])
+    for x, fields in shields.items():
+        if x not in players:
+            changes.setdefault(x, {}).update(fields)
+    return _update_permanents(state, changes)
+
+
+# CR 514.2: the value of a record of this turn once it has ended (the state's field names).
+_THIS_TURN_ENDED: dict[str, object] = {"prevention_shield": 0, "regeneration_shields": 0, "must_block": [],
+                                       "prevent_next_from": [], "cant_cast_spells": False, "damage_prevented": False}
 
 
 def advance(game: "Game", step: str, turn: int | None) -> GameState:
@@ -1731,7 +1807,7 @@ def _next_timestamp(game: "Game", state: GameState | None = None) -> int:
 # fields the engine sets to values it made itself, with no new object in them: a copy needs no
 # validation
 _PLAIN_FIELDS = frozenset({"priority", "passed", "step", "combat_damage_dealt", "cleanup_again", "declared",
-                           "combat_damage_prevented", "extra_combats"})
+                           "combat_damage_prevented", "extra_combats", "attacked_this_combat"})
 
 
 def _update(state: GameState, **fields: object) -> GameState:

@@ -78,6 +78,12 @@ MESSAGES: dict[str, str] = {
     "damage_already_dealt": "combat damage was already dealt in this {0} step",
     # casting spells, activating abilities, playing lands (CR 115, 601, 602, 305)
     "no_priority": "{0} doesn't have priority",
+    "before_declare_attackers": "{0} can't act yet: nobody has priority in the declare attackers step until the "
+                                "active player has declared attackers",
+    "before_declare_blockers": "{0} can't act yet: nobody has priority in the declare blockers step until the "
+                               "defending player has declared blockers",
+    "before_combat_damage": "{0} can't act yet: nobody has priority in a combat damage step until combat damage "
+                            "has been assigned and dealt",
     "timing_sorcery": "{0} is a sorcery: it can be cast only in its caster's main phase with the stack empty ({1})",
     "timing_creature": "{0} is a creature spell: it can be cast only in its caster's main phase with the stack "
                        "empty ({1})",

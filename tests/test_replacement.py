@@ -11,8 +11,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.game import control_at_turn_start
-from bridge.models import GameState
+from bridge.game import Game
+from bridge.models import Advance, GameState
 from bridge.replacement import Source, graveyard_destinations, sources
 from bridge.solver import STATS
 
@@ -82,29 +82,34 @@ def test_a_player_who_cant_lose_has_no_loss_to_replace() -> None:
                                     Source("mirror_b", "lose", "bob", "restart")]
 
 
-def test_turn_start_clears_the_active_players_permanents_without_asking() -> None:
+def _to_alices_turn(state: GameState) -> GameState:
+    """The game from bob's end step to alice's upkeep, everybody passing."""
+    game = Game(state)
+    game.push(Advance(step="upkeep", turn=state.turn + 1))
+    return game.state
+
+
+def test_turn_start_ends_the_sickness_of_the_new_active_players_permanents() -> None:
     state = GameState.model_validate({
-        "active": "alice", "step": "untap",
+        "turn": 3, "active": "bob", "step": "end",
         "players": [{"name": "alice", "battlefield": [{"id": "bears", "card": "Grizzly Bears", "sick": True}]},
                     {"name": "bob", "battlefield": [{"id": "cub", "card": "Grizzly Bears", "sick": True}]}]})
-    before = STATS.sessions
-    after = control_at_turn_start(state)
-    assert STATS.sessions == before
-    assert (after.permanent("bears").sick, after.permanent("cub").sick) == (False, True)
+    after = _to_alices_turn(state)
+    assert (after.active, after.permanent("bears").sick, after.permanent("cub").sick) == ("alice", False, True)
 
 
 def test_turn_start_asks_who_controls_a_stolen_creature() -> None:
     # CR 302.6: bob's Grizzly Bears, taken by alice's Control Magic in an earlier turn and
     # seen under her control then, have been hers since her turn began
     state = GameState.model_validate({
-        "active": "alice", "step": "untap",
+        "turn": 3, "active": "bob", "step": "end",
         "players": [{"name": "alice", "battlefield": [{"id": "magic", "card": "Control Magic", "attached_to": "bears"}]},
                     {"name": "bob", "battlefield": [{"id": "bears", "card": "Grizzly Bears", "sick": True,
                                                      "seen_controller": "alice"}]}]})
-    assert control_at_turn_start(state).permanent("bears").sick is False
+    assert _to_alices_turn(state).permanent("bears").sick is False
     # the same creature, with the Control Magic gone, returned to bob: not continuously his
     gone = state.model_copy(update={"players": [state.players[0].model_copy(update={"battlefield": []}),
                                                 state.players[1]]})
     gone = GameState.model_validate(gone.model_dump())
-    after = control_at_turn_start(gone)
+    after = _to_alices_turn(gone)
     assert (after.permanent("bears").sick, after.permanent("bears").seen_controller) == (True, None)
