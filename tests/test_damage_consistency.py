@@ -14,8 +14,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bridge.cards import Card, CardPool
-from bridge.game import SBA, Game
-from bridge.models import AssignDamage, GameState, NextStep, StateBasedActions
+from bridge.game import SBA, Game, _deal_damage
+from bridge.models import AssignDamage, GameState, NextStep
 from bridge.solver import Session
 
 KEYWORDS = ["first_strike", "double_strike", "trample", "deathtouch", "lifelink", "wither"]
@@ -65,16 +65,18 @@ def test_default_assignment_totals_power_and_sba_end(combat: dict, rnd) -> None:
     assert powers == {c["id"]: c["power"] for c in _dealing(combat, game)}
     assert totals == powers
     assert game.reader.verdict(model).legal
-    # deal the default assignment: the state-based actions that then apply are those the
+    # the default assignment dealt: the state-based actions that then apply are those the
     # test's own reading of 704.5a and 704.5f-h finds, and the same with the facts shuffled
-    game.push(AssignDamage(assignments={}))
-    expected = _state_based_actions(combat, game.state)
-    assert game.state_based_actions() == expected
-    lines = game.position.facts.splitlines()
+    _, dealt = game._check_damage(AssignDamage(assignments={}), deal=True)
+    damaged = Game(_deal_damage(game.state, dealt, game.pool)[0], game.pool)
+    expected = _state_based_actions(combat, damaged.state)
+    assert damaged.state_based_actions() == expected
+    lines = damaged.position.facts.splitlines()
     rnd.shuffle(lines)
-    shuffled = Session(game.modules(*SBA), "\n".join(lines)).solve().model
+    shuffled = Session(damaged.modules(*SBA), "\n".join(lines)).solve().model
     assert sorted((str(s.arguments[0]), s.arguments[1].string) for s in shuffled if s.match("sba", 2)) == expected
-    game.push(StateBasedActions())
+    # CR 510.2-510.4, 704.3: the game deals the damage and performs them at once
+    game.push(AssignDamage(assignments={}))
     assert game.state_based_actions() == []
     dead = {a.split('"')[1] for a, _ in expected if not a.startswith("loses")}
     assert {p.id for p in game.state.permanents()} == {p.id for p in build(combat).state.permanents()} - dead
