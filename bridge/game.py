@@ -109,10 +109,12 @@ def drawn_by_loop(state: GameState) -> GameState:
 
 
 # The state-based actions question answered last, by position (priority and passes aside:
-# they change nothing it asks about).
-_SBA_ANSWERS: "dict[str, frozenset[clingo.Symbol]]" = {}
-# The groundings of positions with the step left open, by position without its step.
-_TURN_SESSIONS: "dict[str, tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]]" = {}
+# they change nothing it asks about), with the card pool it was asked with (an entry counts
+# only for that very pool: another pool's cards may differ).
+_SBA_ANSWERS: "dict[str, tuple[CardPool, frozenset[clingo.Symbol]]]" = {}
+# The groundings of positions with the step left open, by position without its step (and pool).
+_TurnSession = tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]
+_TURN_SESSIONS: "dict[str, tuple[CardPool, _TurnSession]]" = {}
 
 
 def _position(state: GameState, pool: CardPool) -> Position:
@@ -386,10 +388,10 @@ class Game:
         """The state-based actions question; the same grounding answers the turn's questions:
         the next step, the turn-based actions of this one (CR 703) and whether it is skipped."""
         from bridge.stack import _steps_key
-        key = f"{id(self.pool)}:" + _steps_key(self.state)
+        key = _steps_key(self.state)
         known = _SBA_ANSWERS.get(key)
-        if known is not None:
-            return known
+        if known is not None and known[0] is self.pool:
+            return known[1]
         session, steps, tapped = self._turn_session()
         literals = [lit if args == (self.state.step,) else -lit for args, lit in steps.items()]
         now_tapped = {(p.id,) for p in self.state.permanents() if p.tapped}
@@ -397,7 +399,7 @@ class Game:
         model = session.solve(literals=literals).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
-        _SBA_ANSWERS[key] = model
+        _SBA_ANSWERS[key] = (self.pool, model)
         return model
 
     def _turn_session(self) -> tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]:
@@ -406,10 +408,10 @@ class Game:
         change nothing else, or only what is tapped (mana paid, the untap step), is answered
         by one grounding."""
         from bridge.stack import _steps_key
-        key = f"{id(self.pool)}:" + _steps_key(self.state.model_copy(update={"step": "untap"}))
-        known = _TURN_SESSIONS.get(key)
-        if known is not None:
-            return known
+        key = _steps_key(self.state.model_copy(update={"step": "untap"}))
+        cached = _TURN_SESSIONS.get(key)
+        if cached is not None and cached[0] is self.pool:
+            return cached[1]
         step_fact = f"step({self.state.step})."
         # who has priority is no part of the key: these questions don't read it
         facts = "\n".join(line for line in self.position.facts.split("\n")
@@ -420,7 +422,7 @@ class Game:
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
-        _TURN_SESSIONS[key] = known
+        _TURN_SESSIONS[key] = (self.pool, known)
         return known
 
     def _state_based_actions(self) -> GameState:

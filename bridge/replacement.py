@@ -18,6 +18,7 @@ none, nothing can replace these events.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -52,14 +53,16 @@ class Source:
     instead: str
 
 
-_MENTIONS: dict[tuple[int, str], bool] = {}
+# whether a card mentions one of these abilities, for each pool (a pool's cards may differ
+# from another's; the entries go with their pool)
+_MENTIONS: "weakref.WeakKeyDictionary[object, dict[str, bool]]" = weakref.WeakKeyDictionary()
 
 
 def _mentions(pool: object, card: str) -> bool:
-    key = (id(pool), card)
-    if key not in _MENTIONS:
-        _MENTIONS[key] = bool(_MAY_REPLACE.search(pool.get(card).model_dump_json()))  # type: ignore[attr-defined]
-    return _MENTIONS[key]
+    known = _MENTIONS.setdefault(pool, {})
+    if card not in known:
+        known[card] = bool(_MAY_REPLACE.search(pool.get(card).model_dump_json()))  # type: ignore[attr-defined]
+    return known[card]
 
 
 def _may_have_one(pool: object, state: GameState) -> bool:

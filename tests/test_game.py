@@ -165,3 +165,19 @@ def test_the_requirement_maximum_is_found_without_listing_every_declaration() ->
 
 def clingo_str(model: frozenset, name: str) -> list[str]:
     return sorted(str(s) for s in model if s.name == name)
+
+
+def test_answers_are_kept_for_their_own_card_pool() -> None:
+    # the same position with a card of the same name but another toughness in each new pool:
+    # an answer kept for one pool must not answer for another, even when the first pool is
+    # gone and the second one is made at the same place in memory
+    from bridge.cards import Card, CardPool
+    from bridge.models import GameState
+    state = GameState.model_validate({"active": "alice", "step": "main1", "players": [
+        {"name": "alice", "battlefield": [{"id": "x", "card": "Test Beast", "damage": 2}]}, {"name": "bob"}]})
+    for n in range(200):
+        toughness = 2 + n % 2
+        card = Card.model_validate({"name": "Test Beast", "types": ["creature"], "power": 1, "toughness": toughness})
+        game = Game(state, CardPool.from_cards([card], fallback=CardPool.default()))
+        expected = [('destroy("x")', "704.5g")] if toughness == 2 else []
+        assert game.state_based_actions() == expected, n
