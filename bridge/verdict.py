@@ -14,6 +14,7 @@ MESSAGES: dict[str, str] = {
     # declaring attackers (CR 508.1)
     "wrong_step_attack": "attackers are declared in the declare attackers step, not in the {0} step",
     "attackers_already_declared": "attackers were already declared this combat ({0} is attacking)",
+    "attack_declaration_repeated": "{0} already declared attackers this combat (declaring none counts too)",
     "attacker_not_on_battlefield": "{0} is not on the battlefield, so it can't attack",
     "attacker_not_creature": "{0} is not a creature, so it can't attack",
     "attacker_not_active_players": "{0} is not controlled by the active player, so it can't attack",
@@ -35,6 +36,7 @@ MESSAGES: dict[str, str] = {
     # declaring blockers (CR 509.1)
     "wrong_step_block": "blockers are declared in the declare blockers step, not in the {0} step",
     "blockers_already_declared": "blockers were already declared this combat ({0} is blocking)",
+    "block_declaration_repeated": "{0} already declared blockers this combat (declaring none counts too)",
     "blocker_not_on_battlefield": "{0} is not on the battlefield, so it can't block",
     "blocker_not_creature": "{0} is not a creature, so it can't block",
     "blocker_not_defending_players": "{0} is not controlled by the defending player, so it can't block",
