@@ -20,7 +20,7 @@ import click
 from bridge.errors import InputError, MtgaspError
 from bridge.game import Game
 from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
-from bridge.scenario import load_scenario, run_scenario
+from bridge.scenario import default_choices, load_scenario, run_scenario
 
 if TYPE_CHECKING:
     from bridge.selfplay import Deck
@@ -128,6 +128,7 @@ def explain(path: str, object_id: str | None, damage: bool) -> None:
         click.echo("no actions")
     for index, action in enumerate(scenario.do):
         try:
+            default_choices(game, action)
             verdict = game.check(action)
         except MtgaspError as exc:
             _fail(f"{path}: do[{index}]: {exc}")
