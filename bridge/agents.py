@@ -200,6 +200,8 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: l
                   flashback: bool = False) -> list[Action]:
     from bridge.cards import Card
     assert isinstance(spec, Card)
+    if card_id in listed.cast_now:
+        return [Cast(card=card_id, by=player, flashback=flashback)]  # the rules judged it whole
     xs = range(0, MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
     modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
     kicks = [False, True] if spec.kicker else [False]
@@ -224,6 +226,8 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: l
 
 def _activate_options(game: Game, player: str, source: str, number: int, listed: legal.Listing) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
+    if (source, number) in listed.activate_now:
+        return [probe]  # the rules judged it whole
     ability = stack.permanent_card(game, source).activated[number - 1]
     if ability.sacrifice_cost is not None:
         # CR 602.2b, 601.2g: each permanent the player could sacrifice for the cost

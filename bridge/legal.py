@@ -5,12 +5,15 @@
 she could try to cast now, which activated abilities activate, which lands play and which
 mana abilities activate, with each color (CR 115.1, 117.1a, 605.3a): priority, timing,
 "can't" effects, a permanent to sacrifice and a mana cost within reach.  Playing a land and
-activating a mana ability are judged whole there; a spell's or an ability's targets and
-exact payment are judged as each is tried (``stack.legal_targets``).
+activating a mana ability are judged whole there, and so is casting a spell or activating an
+ability with nothing to choose (no target, mode, X, optional or additional cost); the
+targets of the others and their exact payment are judged as each is tried
+(``stack.legal_targets``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,7 +21,8 @@ import clingo
 
 from bridge import stack
 from bridge.facts import asp_string
-from bridge.solver import answer
+from bridge.models import STEPS
+from bridge.solver import Session
 
 if TYPE_CHECKING:
     from bridge.game import Game
@@ -28,26 +32,42 @@ __all__ = ["Listing", "listing"]
 
 @dataclass(frozen=True)
 class Listing:
-    """The answer: card ids that may be cast (hand or graveyard), (source, ability number)
-    pairs that may be activated, land ids that may be played, (source, color word) mana
-    activations, and for what has a sacrifice in its cost, the permanents that could pay it
-    (by card id, or by ``source/number``)."""
+    """The answer: card ids that may be tried to cast (hand or graveyard), (source, ability
+    number) pairs that may be tried to activate, land ids that may be played, (source, color
+    word) mana activations, and for what has a sacrifice in its cost, the permanents that
+    could pay it (by card id, or by ``source/number``).  ``cast_now`` and ``activate_now``:
+    those with nothing to choose (no target, mode, X, optional or additional cost) that the
+    rules judged whole: legal as they are."""
 
     casts: frozenset[str]
     abilities: frozenset[tuple[str, int]]
+    cast_now: frozenset[str]
+    activate_now: frozenset[tuple[str, int]]
     lands: frozenset[str]
     mana: tuple[tuple[str, str], ...]
     sacrifices: dict[str, tuple[str, ...]]
 
 
 def listing(game: "Game", player: str) -> Listing:
-    """What ``player`` could try now (one question of the rules; the answer is kept for a
-    position asked about again)."""
-    facts = game.position.facts + f"\nlisting({asp_string(player)})."
-    model = answer(game.modules(*stack.ACTING), facts).model
+    """What ``player`` could try now: one question of the rules, a solve on a grounding of
+    the position with the step, who has priority, who is listed and what is tapped left open
+    (external atoms), so that the positions of a turn that differ only in those (passes,
+    steps, mana paid) share one grounding."""
+    session, literals = _listing_session(game)
+    state = game.state
+    fixed = {("step", state.step), ("listing", player), ("active_player", state.active)}
+    if game.position.facts.find("\npriority(") >= 0:
+        fixed.add(("priority", state.priority_player()))
+    fixed |= {(flag, p.id) for p in state.permanents() for flag in ("tapped", "sick") if getattr(p, flag)}
+    fixed |= {("lands_played", (p.name, p.lands_played)) for p in state.players}
+    fixed |= {("declared_in_combat", d) for d in state.declared}
+    model = session.solve(literals=[lit if key in fixed else -lit for key, lit in literals.items()]).model
     casts = frozenset(s.arguments[0].string for s in model if s.match("may_try_cast", 1))
     abilities = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
                           if s.match("may_try_activate", 2))
+    cast_now = frozenset(s.arguments[0].string for s in model if s.match("may_cast_now", 1))
+    activate_now = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
+                             if s.match("may_activate_now", 2))
     lands = frozenset(s.arguments[0].string for s in model if s.match("may_play_land", 1))
     mana = tuple(sorted((s.arguments[0].string, stack.MANA_COLORS[s.arguments[1].name]) for s in model
                         if s.match("may_activate_mana", 2)))
@@ -55,8 +75,44 @@ def listing(game: "Game", player: str) -> Listing:
     for s in model:
         if s.match("may_sacrifice", 2):
             sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
-    return Listing(casts=casts, abilities=abilities, lands=lands, mana=mana,
+    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now, lands=lands, mana=mana,
                    sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()})
+
+
+# the facts the listing grounding leaves open: the step, who has priority, who is listed, whose
+# turn it is, what is tapped, what is new under its controller, whether a land was played, and
+# which declarations this combat has made
+_OPEN = ("step(", "priority(", "active_player(", "tapped(", "sick(", "declared_in_combat(")
+_PLAYED = re.compile(r"lands_played\([^,]+, [01]\)\.$")
+_LISTING_SESSIONS: "dict[str, tuple[Session, dict[tuple[str, object], int]]]" = {}
+
+
+def _listing_session(game: "Game") -> "tuple[Session, dict[tuple[str, object], int]]":
+    """The position's listing grounding, with its open atoms by (predicate, argument)."""
+    state = game.state
+    kept = "\n".join(line for line in game.position.facts.split("\n")
+                     if not line.startswith(_OPEN) and not _PLAYED.match(line))
+    known = _LISTING_SESSIONS.get(kept)
+    if known is not None:
+        return known
+    names = [asp_string(p.name) for p in state.players]
+    ids = [asp_string(p.id or "") for p in state.permanents()]
+    facts = kept + "\n" + " ".join(f"#external step({s})." for s in STEPS) + "\n" + \
+        " ".join(f"#external {pred}({n})." for pred in ("priority", "listing", "active_player") for n in names) + \
+        "\n" + " ".join(f"#external {flag}({o})." for flag in ("tapped", "sick") for o in ids) + "\n" + \
+        " ".join(f"#external lands_played({n}, {k})." for n in names for k in (0, 1)) + "\n" + \
+        "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
+    session = Session.shared(game.modules(*stack.ACTING), facts)
+    literals: dict[tuple[str, object], int] = {}
+    for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat"):
+        for args, lit in session.free_externals(pred, 1).items():
+            literals[(pred, args[0])] = lit
+    for args, lit in session.free_externals("lands_played", 2).items():
+        literals[("lands_played", args)] = lit
+    if len(_LISTING_SESSIONS) >= 8:
+        del _LISTING_SESSIONS[next(iter(_LISTING_SESSIONS))]
+    _LISTING_SESSIONS[kept] = (session, literals)
+    return session, literals
 
 
 def _attempt_key(attempt: clingo.Symbol) -> str:
