@@ -201,7 +201,8 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: l
     from bridge.cards import Card
     assert isinstance(spec, Card)
     if card_id in listed.cast_now:
-        return [Cast(card=card_id, by=player, flashback=flashback)]  # the rules judged it whole
+        # the rules judged it whole
+        return _ways_to_pay(game, player, card_id, [Cast(card=card_id, by=player, flashback=flashback)], listed)
     xs = range(0, MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
     modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
     kicks = [False, True] if spec.kicker else [False]
@@ -221,13 +222,31 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: l
                 with_cost = cast.model_copy(update={"sacrifice": [perm]})
                 if game.check(with_cost).legal:
                     out.append(with_cost)
+    return _ways_to_pay(game, player, card_id, out, listed)
+
+
+def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: legal.Listing) -> list[Action]:
+    """CR 601.2g: where the rules say the cost may be paid in ways that leave different mana
+    abilities untapped, each action paid at its least cost (no X, kicker or buyback) is offered
+    once for each way (``pay``); the others are paid by default."""
+    if key not in listed.payment_choices:
+        return actions
+    ways = legal.payments(game, player, key)
+    if len(ways) < 2:
+        return actions
+    out: list[Action] = []
+    for action in actions:
+        least = not getattr(action, "x", None) and not getattr(action, "kicked", False) \
+            and not getattr(action, "buyback", False)
+        out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
 
 
 def _activate_options(game: Game, player: str, source: str, number: int, listed: legal.Listing) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
+    key = f"{source}/{number}"
     if (source, number) in listed.activate_now:
-        return [probe]  # the rules judged it whole
+        return _ways_to_pay(game, player, key, [probe], listed)  # the rules judged it whole
     ability = stack.permanent_card(game, source).activated[number - 1]
     if ability.sacrifice_cost is not None:
         # CR 602.2b, 601.2g: each permanent the player could sacrifice for the cost
@@ -241,10 +260,10 @@ def _activate_options(game: Game, player: str, source: str, number: int, listed:
                 continue
             out += [with_cost.model_copy(update={"targets": t}) for t in stack.target_choices(game, item, "activating")
                     if game.check(with_cost.model_copy(update={"targets": t})).legal]
-        return out
+        return _ways_to_pay(game, player, key, out, listed)
     item = stack.activate_object(game, probe)
-    return [Activate(source=source, ability=number, by=player, targets=t)
-            for t in stack.target_choices(game, item, "activating")]
+    return _ways_to_pay(game, player, key, [Activate(source=source, ability=number, by=player, targets=t)
+                                            for t in stack.target_choices(game, item, "activating")], listed)
 
 
 def _attack_options(game: Game) -> list[Action]:

@@ -27,7 +27,7 @@ from bridge.solver import Session
 if TYPE_CHECKING:
     from bridge.game import Game
 
-__all__ = ["Listing", "listing"]
+__all__ = ["Listing", "listing", "payments"]
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,15 @@ class Listing:
     word) mana activations, and for what has a sacrifice in its cost, the permanents that
     could pay it (by card id, or by ``source/number``).  ``cast_now`` and ``activate_now``:
     those with nothing to choose (no target, mode, X, optional or additional cost) that the
-    rules judged whole: legal as they are."""
+    rules judged whole: legal as they are.  ``payment_choices``: those (by card id or
+    ``source/number``) whose cost may be paid in ways that leave different mana abilities
+    untapped (:func:`payments`)."""
 
     casts: frozenset[str]
     abilities: frozenset[tuple[str, int]]
     cast_now: frozenset[str]
     activate_now: frozenset[tuple[str, int]]
+    payment_choices: frozenset[str]
     lands: frozenset[str]
     mana: tuple[tuple[str, str], ...]
     sacrifices: dict[str, tuple[str, ...]]
@@ -50,10 +53,44 @@ class Listing:
 
 def listing(game: "Game", player: str) -> Listing:
     """What ``player`` could try now: one question of the rules, a solve on a grounding of
-    the position with the step, who has priority, who is listed and what is tapped left open
-    (external atoms), so that the positions of a turn that differ only in those (passes,
-    steps, mana paid) share one grounding."""
+    the position with the step, who has priority, who is listed, whose turn it is, what is
+    tapped or new and the combat's declarations left open (external atoms), so that the
+    positions of a turn that differ only in those (passes, steps, mana paid) share one
+    grounding."""
     session, literals = _listing_session(game)
+    model = session.solve(literals=_fixed(game, player, literals)).model
+    return _read_listing(model)
+
+
+def payments(game: "Game", player: str, key: str) -> list[list[str]]:
+    """The ways to pay what ``player`` could try (a card id, or ``source/number`` for an
+    ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
+    it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
+    session, literals = _listing_session(game)
+    wanted = _attempt_text(key)
+    chosen = [lit for k, lit in literals.items() if k == ("enumerating", wanted)]
+    if not chosen:
+        return []
+    fixed = _fixed(game, player, literals, enumerating=wanted)
+    ways: list[list[str]] = []
+    for model in session.solve(literals=fixed, project=True).models:
+        way = sorted(s.arguments[1].string for s in model if s.match("payment_tap", 2))
+        if way not in ways:
+            ways.append(way)
+    return sorted(ways)
+
+
+def _attempt_text(key: str) -> str:
+    """How the rules write an attempt: a card id, or ``act(Source, Number)``."""
+    if "/" not in key:
+        return key
+    source, _, number = key.rpartition("/")
+    return str(clingo.Function("act", [clingo.String(source), clingo.Number(int(number))]))
+
+
+def _fixed(game: "Game", player: str, literals: "dict[tuple[str, object], int]",
+           enumerating: str | None = None) -> list[int]:
+    """The open atoms of the listing grounding set as the position has them."""
     state = game.state
     fixed = {("step", state.step), ("listing", player), ("active_player", state.active)}
     if game.position.facts.find("\npriority(") >= 0:
@@ -61,7 +98,12 @@ def listing(game: "Game", player: str) -> Listing:
     fixed |= {(flag, p.id) for p in state.permanents() for flag in ("tapped", "sick") if getattr(p, flag)}
     fixed |= {("lands_played", (p.name, p.lands_played)) for p in state.players}
     fixed |= {("declared_in_combat", d) for d in state.declared}
-    model = session.solve(literals=[lit if key in fixed else -lit for key, lit in literals.items()]).model
+    if enumerating is not None:
+        fixed.add(("enumerating", enumerating))
+    return [lit if key in fixed else -lit for key, lit in literals.items()]
+
+
+def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
     casts = frozenset(s.arguments[0].string for s in model if s.match("may_try_cast", 1))
     abilities = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
                           if s.match("may_try_activate", 2))
@@ -71,11 +113,12 @@ def listing(game: "Game", player: str) -> Listing:
     lands = frozenset(s.arguments[0].string for s in model if s.match("may_play_land", 1))
     mana = tuple(sorted((s.arguments[0].string, stack.MANA_COLORS[s.arguments[1].name]) for s in model
                         if s.match("may_activate_mana", 2)))
+    choices = frozenset(_attempt_key(s.arguments[0]) for s in model if s.match("may_choose_payment", 1))
     sacrifices: dict[str, list[str]] = {}
     for s in model:
         if s.match("may_sacrifice", 2):
             sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
-    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now, lands=lands, mana=mana,
+    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now, payment_choices=choices, lands=lands, mana=mana,
                    sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()})
 
 
@@ -104,7 +147,8 @@ def _listing_session(game: "Game") -> "tuple[Session, dict[tuple[str, object], i
         "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
     session = Session.shared(game.modules(*stack.ACTING), facts)
     literals: dict[tuple[str, object], int] = {}
-    for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat"):
+    for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat",
+                 "enumerating"):
         for args, lit in session.free_externals(pred, 1).items():
             literals[(pred, args[0])] = lit
     for args, lit in session.free_externals("lands_played", 2).items():
