@@ -1,9 +1,11 @@
 """Who decides, what they may do, and the loop that asks them.
 
-``decisions(game)`` names the player who must act now and the legal actions (the rules judge
-each one): declaring attackers or blockers at the start of those steps, else, for the player
-with priority, playing a land, casting a spell (with each legal choice of targets),
-activating an ability, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
+``decisions(game)`` names the player who must act now and the legal actions, as the rules
+list them: choosing the targets of a triggered ability as it goes on the stack, declaring
+attackers or blockers at the start of those steps (every legal declaration), else, for the
+player with priority, playing a land, casting a spell (with each legal choice of targets,
+and each way to pay where it matters), activating an ability, activating a mana ability
+with each color it makes, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
 scenario's ``do``), :class:`RandomAgent` (seeded), :class:`FirstLegalAgent`, and
 :class:`HumanAgent` (a text prompt).  :func:`play` runs the loop and keeps the game log.
 """
@@ -13,10 +15,8 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
-
-import clingo
 
 from bridge import legal, stack
 from bridge.errors import InputError
