@@ -69,15 +69,16 @@ class Decision:
             self._options = tuple(listed + ([Pass(by=self.player)] if self.can_pass else []))
         return self._options
 
-    def first(self) -> Action:
-        """The first option, listing only the groups up to the first that has one."""
+    def first(self, skip: Callable[[Action], bool] = lambda action: False) -> Action:
+        """The first option (but those ``skip`` says), listing only the groups up to the
+        first that has one."""
         if self._options is None and self.groups is not None:
             for group in self.groups:
-                found = group()
+                found = [a for a in group() if not skip(a)]
                 if found:
                     return found[0]
             return Pass(by=self.player)
-        return self.options[0]
+        return next((o for o in self.options if not skip(o)), self.options[0])
 
 
 def _once(group: Group) -> Group:
@@ -304,11 +305,17 @@ class Agent(Protocol):
 
 
 class FirstLegalAgent:
-    """Takes the first legal action (lands, then spells, then abilities, then mana
-    abilities, then pass; the default targets of a triggered ability)."""
+    """Takes the first legal action (lands, then spells, then abilities, then pass; the
+    default targets of a triggered ability).  Its policy (no rule): it doesn't activate mana
+    abilities by hand (paying a cost taps what it needs)."""
 
     def choose(self, game: Game, decision: Decision) -> Action:
-        return decision.first()
+        return decision.first(skip=_by_hand)
+
+
+def _by_hand(action: Action) -> bool:
+    """A mana ability activated by hand."""
+    return isinstance(action, Activate) and action.mana
 
 
 class RandomAgent:
@@ -336,7 +343,7 @@ class RandomAgent:
             order = list(decision.groups)
             self.random.shuffle(order)
             for group in order:
-                actions = [a for a in group() if not (isinstance(a, Activate) and a.mana)]
+                actions = [a for a in group() if not _by_hand(a)]
                 if actions:
                     return self.random.choice(actions)
             return Pass(by=decision.player)

@@ -22,7 +22,7 @@ import clingo
 from bridge import stack
 from bridge.facts import asp_string
 from bridge.models import STEPS
-from bridge.solver import Session
+from bridge.solver import Session, unread_inputs
 
 if TYPE_CHECKING:
     from bridge.game import Game
@@ -67,14 +67,25 @@ def payments(game: "Game", player: str, key: str) -> list[list[str]]:
     ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
     it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
     session, literals = _listing_session(game)
+    if ("payments", None) not in literals:
+        # the ways to pay are grounded once, when first asked for
+        session.ground([("payments", ())])
+        literals[("payments", None)] = 0
+        for args, lit in session.free_externals("enumerating", 1).items():
+            literals[("enumerating", args[0])] = lit
     wanted = _attempt_text(key)
-    chosen = [lit for k, lit in literals.items() if k == ("enumerating", wanted)]
-    if not chosen:
+    if ("enumerating", wanted) not in literals:
         return []
     fixed = _fixed(game, player, literals, enumerating=wanted)
     ways: list[list[str]] = []
     for model in session.solve(literals=fixed, project=True).models:
-        way = sorted(s.arguments[1].string for s in model if s.match("payment_tap", 2))
+        kinds: dict[str, list[str]] = {}
+        for s in model:
+            if s.match("payment_source", 3):
+                kinds.setdefault(s.arguments[2].string, []).append(s.arguments[1].string)
+        # sources of one kind are alike: the ones with the smallest ids are tapped
+        way = sorted(source for s in model if s.match("payment_kind", 3)
+                     for source in sorted(kinds[s.arguments[1].string])[:s.arguments[2].number])
         if way not in ways:
             ways.append(way)
     return sorted(ways)
@@ -100,10 +111,11 @@ def _fixed(game: "Game", player: str, literals: "dict[tuple[str, object], int]",
     fixed |= {("declared_in_combat", d) for d in state.declared}
     if enumerating is not None:
         fixed.add(("enumerating", enumerating))
-    return [lit if key in fixed else -lit for key, lit in literals.items()]
+    return [lit if key in fixed else -lit for key, lit in literals.items() if lit]
 
 
 def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
+    """The listing's shown atoms as a :class:`Listing`."""
     casts = frozenset(s.arguments[0].string for s in model if s.match("may_try_cast", 1))
     abilities = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
                           if s.match("may_try_activate", 2))
@@ -118,7 +130,8 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
     for s in model:
         if s.match("may_sacrifice", 2):
             sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
-    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now, payment_choices=choices, lands=lands, mana=mana,
+    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now,
+                   payment_choices=choices, lands=lands, mana=mana,
                    sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()})
 
 
@@ -128,13 +141,15 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 _OPEN = ("step(", "priority(", "active_player(", "tapped(", "sick(", "declared_in_combat(")
 _PLAYED = re.compile(r"lands_played\([^,]+, [01]\)\.$")
 _LISTING_SESSIONS: "dict[str, tuple[Session, dict[tuple[str, object], int]]]" = {}
+_SESSION_LITERALS: "dict[int, tuple[Session, dict[tuple[str, object], int]]]" = {}
 
 
 def _listing_session(game: "Game") -> "tuple[Session, dict[tuple[str, object], int]]":
     """The position's listing grounding, with its open atoms by (predicate, argument)."""
     state = game.state
+    unread = unread_inputs(game.modules(*stack.ACTING))
     kept = "\n".join(line for line in game.position.facts.split("\n")
-                     if not line.startswith(_OPEN) and not _PLAYED.match(line))
+                     if not line.startswith(_OPEN) and not _PLAYED.match(line) and line.split("(")[0] not in unread)
     known = _LISTING_SESSIONS.get(kept)
     if known is not None:
         return known
@@ -146,17 +161,22 @@ def _listing_session(game: "Game") -> "tuple[Session, dict[tuple[str, object], i
         " ".join(f"#external lands_played({n}, {k})." for n in names for k in (0, 1)) + "\n" + \
         "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
     session = Session.shared(game.modules(*stack.ACTING), facts)
-    literals: dict[tuple[str, object], int] = {}
-    for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat",
-                 "enumerating"):
-        for args, lit in session.free_externals(pred, 1).items():
-            literals[(pred, args[0])] = lit
-    for args, lit in session.free_externals("lands_played", 2).items():
-        literals[("lands_played", args)] = lit
+    # a session given again for another position with the same facts read has its literals
+    shared = _SESSION_LITERALS.get(id(session))
+    if shared is None or shared[0] is not session:
+        literals: dict[tuple[str, object], int] = {}
+        for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat"):
+            for args, lit in session.free_externals(pred, 1).items():
+                literals[(pred, args[0])] = lit
+        for args, lit in session.free_externals("lands_played", 2).items():
+            literals[("lands_played", args)] = lit
+        shared = _SESSION_LITERALS[id(session)] = (session, literals)
+        if len(_SESSION_LITERALS) > 16:
+            del _SESSION_LITERALS[next(iter(_SESSION_LITERALS))]
     if len(_LISTING_SESSIONS) >= 8:
         del _LISTING_SESSIONS[next(iter(_LISTING_SESSIONS))]
-    _LISTING_SESSIONS[kept] = (session, literals)
-    return session, literals
+    _LISTING_SESSIONS[kept] = shared
+    return shared
 
 
 def _attempt_key(attempt: clingo.Symbol) -> str:

@@ -32,7 +32,7 @@ from bridge.errors import RuleModuleError
 from bridge.paths import rules_dir
 
 __all__ = ["Solution", "Session", "solve", "answer", "module_statements", "symbol", "live_statements",
-           "fact_words", "remember_facts"]
+           "fact_words", "remember_facts", "unread_inputs"]
 
 
 @functools.cache
@@ -257,6 +257,13 @@ def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
 def _input_predicates() -> frozenset[str]:
     """The predicates the bridge may give as facts (declared in ``inputs.lp``)."""
     return frozenset(s.name for s in module_statements("inputs") if s.ast_type == _T.Defined)
+
+
+@functools.cache
+def unread_inputs(modules: tuple[str, ...]) -> frozenset[str]:
+    """The input predicates (``inputs.lp``) that no statement of ``modules`` names: their
+    facts can't change an answer of those modules."""
+    return _input_predicates() - frozenset().union(*_program(modules).names)
 
 
 @functools.lru_cache(maxsize=64)
@@ -536,11 +543,11 @@ class Session:
         to the optimum.  ``best``: only the optimum matters, so when the ground program
         optimizes nothing (every answer set is as good) the first answer set is the answer;
         a search whose objective grounds to nothing would otherwise list every answer set.
-        ``project``: answer sets that differ only outside the ``#project`` atoms are one.
+        ``project``: answer sets that differ only in atoms not shown are one.
         Assumptions set atoms (externals) true."""
         config = self._control.configuration.solve
         config.models = str(models)
-        config.project = "project" if project else "no"
+        config.project = "show" if project else "no"
         if opt_mode is not None:
             config.opt_mode = opt_mode
         found: list[frozenset[clingo.Symbol]] = []

@@ -19,7 +19,6 @@ refused for a reason about the color.
 from __future__ import annotations
 
 import itertools
-import time
 import random
 from pathlib import Path
 
@@ -186,9 +185,7 @@ def _positions() -> list[Game]:
 
 
 def test_every_action_the_rules_accept_is_offered() -> None:
-    started = time.perf_counter()
     positions = _positions()
-    print("positions", len(positions), time.perf_counter() - started)
     assert len(positions) >= 200, len(positions)
     tried = accepted = 0
     for game in positions:
@@ -204,3 +201,13 @@ def test_every_action_the_rules_accept_is_offered() -> None:
             assert _unpaid(action) in offered, (game.state.step, game.state.turn, action, offered)
         tried += 1
     assert tried >= 200 and accepted >= 400, (tried, accepted)
+
+
+def test_the_ways_to_pay_part_grounds_without_warnings() -> None:
+    """The program part asked for the ways to pay (stack/mana.lp ``payments``) is grounded
+    with the whole modules and warnings on, as every other part is."""
+    from bridge.solver import Session
+    game = Game.from_scenario(ROOT / "tests/positions/duel.yaml")
+    session = Session(game.modules(*stack.ACTING), game.position.facts + '\nlisting("alice").',
+                      [("payments", ())], prune=False)
+    assert session.solve().satisfiable

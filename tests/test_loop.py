@@ -114,6 +114,9 @@ def test_the_declarations_offered_under_requirements_are_legal() -> None:
         options = (_attack_options if attack else _block_options)(game)
         every = list(game.legal_attacks if attack else game.legal_blocks)
         assert options and all(o in every for o in options), (path.name, options)
+        # every legal declaration is offered, and nothing else
+        offered = decisions(game).options
+        assert len(offered) == len(every) and all(o in every for o in offered), path.name
         seen += 1
         forced += not attack and all(len(o.blockers) > 1 for o in options)
     assert seen >= 20 and forced >= 5, (seen, forced)
