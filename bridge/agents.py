@@ -1,9 +1,11 @@
 """Who decides, what they may do, and the loop that asks them.
 
-``decisions(game)`` names the player who must act now and the legal actions (the rules judge
-each one): declaring attackers or blockers at the start of those steps, else, for the player
-with priority, playing a land, casting a spell (with each legal choice of targets),
-activating an ability, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
+``decisions(game)`` names the player who must act now and the legal actions, as the rules
+list them: choosing the targets of a triggered ability as it goes on the stack, declaring
+attackers or blockers at the start of those steps (every legal declaration), else, for the
+player with priority, playing a land, casting a spell (with each legal choice of targets,
+and each way to pay where it matters), activating an ability, activating a mana ability
+with each color it makes, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
 scenario's ``do``), :class:`RandomAgent` (seeded), :class:`FirstLegalAgent`, and
 :class:`HumanAgent` (a text prompt).  :func:`play` runs the loop and keeps the game log.
 """
@@ -13,18 +15,14 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
-
-from bridge import stack
+from bridge import legal, stack
 from bridge.errors import InputError
-from bridge.facts import asp_string
 from bridge.game import Game
-from bridge.cards import TargetSpec, mana_symbols
-from bridge.models import (Action, Activate, Advance, Cast, DeclareAttackers, DeclareBlockers, Pass, PlayLand,
-                           StackObject, StateBasedActions)
-from bridge.solver import answer
+from bridge.models import (Action, Activate, Advance, Cast, ChooseTargets, DeclareAttackers, DeclareBlockers, Pass,
+                           PlayLand, StackObject, StateBasedActions)
 
 __all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "FirstLegalAgent", "HumanAgent", "play",
            "describe_action", "game_over"]
@@ -38,31 +36,62 @@ Group = Callable[[], list[Action]]
 class Decision:
     """The player who must act and the actions open to him or her (never empty), listed
     when first asked for; ``can_pass`` tells without listing them whether passing is one.
-    With priority the actions come in groups (a card in hand, a card with flashback, an
-    activated ability), each listed on its own when asked for: ``groups``."""
+    The actions may come in groups (with priority: a card in hand, a card with flashback, an
+    activated ability, the mana abilities; declarations of attackers or blockers), each
+    listed on its own when asked for: ``groups`` (None for a plain tuple).  ``sample``, when
+    given, is a group of a few of the options that is cheap to list, for agents that sample
+    (the legal declarations can be exponentially many)."""
 
-    def __init__(self, player: str, options: "tuple[Action, ...] | Sequence[Group]", can_pass: bool = False) -> None:
+    def __init__(self, player: str, options: "tuple[Action, ...] | Sequence[Group] | Callable[[], Sequence[Group]]",
+                 can_pass: bool = False, sample: Group | None = None) -> None:
         self.player = player
         self.can_pass = can_pass
+        self.sample = _once(sample) if sample is not None else None
         self._options = options if isinstance(options, tuple) else None
-        self.groups: list[Group] | None = None if isinstance(options, tuple) else [_once(g) for g in options]
+        self._make_groups = None if isinstance(options, tuple) else options
+        self._groups: list[Group] | None = None
+
+    @property
+    def groups(self) -> list[Group] | None:
+        if self._make_groups is None:
+            return None
+        if self._groups is None:
+            made = self._make_groups() if callable(self._make_groups) else self._make_groups
+            self._groups = [_once(g) for g in made]
+        return self._groups
 
     @property
     def options(self) -> tuple[Action, ...]:
         if self._options is None:
-            assert self.groups is not None
-            listed = [a for group in self.groups for a in group()]
+            groups = self.groups
+            assert groups is not None
+            listed = [a for group in groups for a in group()]
             self._options = tuple(listed + ([Pass(by=self.player)] if self.can_pass else []))
         return self._options
 
+    def first(self, skip: Callable[[Action], bool] = lambda action: False) -> Action:
+        """The first option (but those ``skip`` says), listing only the groups up to the
+        first that has one."""
+        if self._options is None and self.groups is not None:
+            for group in self.groups:
+                found = [a for a in group() if not skip(a)]
+                if found:
+                    return found[0]
+            return Pass(by=self.player)
+        return next((o for o in self.options if not skip(o)), self.options[0])
+
 
 def _once(group: Group) -> Group:
+    """The group, listed once however often it is asked for."""
+    if getattr(group, "listed_once", False):
+        return group
     listed: list[list[Action]] = []
 
     def once() -> list[Action]:
         if not listed:
             listed.append(group())
         return listed[0]
+    once.listed_once = True  # type: ignore[attr-defined]
     return once
 
 
@@ -73,15 +102,26 @@ def game_over(game: Game) -> bool:
 
 # ---------------------------------------------------------------------- what may be done
 def decisions(game: Game) -> Decision:
-    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1)."""
+    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1, 603.3d)."""
     state = game.state
+    if state.awaiting_targets:
+        # CR 603.3d: a triggered ability being put on the stack waits for its controller to
+        # choose its targets (the default choice first)
+        item = state.awaiting_targets[0]
+        return Decision(item.controller or state.active,
+                        tuple(ChooseTargets(ability=item.id or "", targets=t, by=item.controller)
+                              for t in stack.trigger_target_choices(game)))
     fresh = not state.passed and not state.stack
     if state.step == "declare_attackers" and fresh and "attackers" not in state.declared \
             and not any(p.attacking for p in state.permanents()):
-        return Decision(state.active, tuple(_attack_options(game)))
+        few = _once(functools.partial(_attack_options, game))
+        return Decision(state.active, [few, functools.partial(_every_declaration, game, "attack", few)],
+                        sample=few)
     if state.step == "declare_blockers" and fresh and "blockers" not in state.declared \
             and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
-        return Decision(state.opponent(state.active), tuple(_block_options(game)))
+        few = _once(functools.partial(_block_options, game))
+        return Decision(state.opponent(state.active), [few, functools.partial(_every_declaration, game, "block", few)],
+                        sample=few)
     if not stack._priority_step(game):
         # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
         # none was given; the game goes on to the next step that has it (a position can
@@ -93,51 +133,15 @@ def decisions(game: Game) -> Decision:
         # player at 0 life); they are performed before anyone acts, as whenever a player
         # would receive priority (a game keeps none pending from then on)
         return Decision(player, (StateBasedActions(),))
-    return Decision(player, _priority_groups(game, player), can_pass=True)
+    return Decision(player, functools.partial(_priority_groups, game, player), can_pass=True)
 
 
-def _mana_within_reach(game: Game, player: str) -> int | None:
-    """An upper bound on the mana the player could have for a spell now: the mana pool and
-    one mana from each untapped permanent he or she controls (a mana ability makes one mana);
-    None when some effect could lower costs (then no spell is ruled out by its cost)."""
-    if "reduces_cost_of" in game.position.facts:
-        return None
-    state = game.state
-    untapped = sum(1 for p in state.permanents() if state.controller_of(p) == player and not p.tapped)
-    return untapped + state.player(player).mana_pool.count("{")
-
-
-def _cant_cast_now(game: Game, player: str, spec: object, reach: int | None) -> bool:
-    """A spell certainly can't be cast now: a sorcery-speed spell outside its owner's main
-    phase with an empty stack (CR 307.1, 301.1, 302.1, 303.1, 304.1 ...), or one costing more
-    than the mana within reach (601.2e-g). The rules judge every other one."""
-    from bridge.cards import Card
-    assert isinstance(spec, Card)
-    state = game.state
-    if state.player(player).cant_cast_spells:
-        return True  # CR 101.2 (Silence)
-    sorcery_speed = "instant" not in spec.types and "flash" not in spec.abilities
-    if sorcery_speed and (state.stack or state.step not in ("main1", "main2") or state.active != player):
-        return True
-    return reach is not None and spec.mana_value() > reach
-
-
-def _cant_activate_now(game: Game, player: str, source: str, ability: object) -> bool:
-    """An ability certainly can't be activated now: {T} in its cost and its permanent tapped
-    (CR 602.2b, 601.2g), sorcery timing outside its controller's main phase with an empty
-    stack (602.5d, 606.3), or a cost above the mana within reach.  The rules judge the rest."""
-    from bridge.cards import ActivatedAbility
-    assert isinstance(ability, ActivatedAbility)
-    state = game.state
-    perm = next((p for p in state.permanents() if p.id == source), None)
-    if perm is None or (ability.tap and perm.tapped):
-        return True
-    if (ability.sorcery_speed or ability.loyalty is not None) and \
-            (state.stack or state.step not in ("main1", "main2") or state.active != player):
-        return True
-    reach = _mana_within_reach(game, player)
-    cost = sum(n for kind, n in mana_symbols(ability.cost).items() if kind != "x")
-    return reach is not None and cost > reach
+def _every_declaration(game: Game, kind: str, few: Group) -> list[Action]:
+    """Every legal declaration of attackers or blockers (CR 508.1, 509.1) that ``few`` does
+    not already list: the optimal answer sets of the rules' search, listed when asked for."""
+    listed = few()
+    view = game.legal_attacks if kind == "attack" else game.legal_blocks
+    return [d for d in view if d not in listed]
 
 
 def _priority_options(game: Game, player: str) -> list[Action]:
@@ -148,160 +152,124 @@ def _priority_options(game: Game, player: str) -> list[Action]:
 def _priority_groups(game: Game, player: str) -> list[Group]:
     """The actions of the player with priority but passing, in groups listed when asked for:
     each card in hand (copies of one card together: the rules are asked once), each card
-    with flashback in the graveyard, each activated ability of a permanent."""
+    with flashback in the graveyard, each activated ability of a permanent, the mana
+    abilities.  One question of the rules (``legal.listing``) tells which of them could be
+    taken now; each group then asks for its targets."""
     state = game.state
-    reach = _mana_within_reach(game, player)
+    listed = legal.listing(game, player)
     groups: list[Group] = []
     copies: dict[str, list[str]] = {}
     for card in state.player(player).hand:
-        copies.setdefault(card.card, []).append(card.id or card.card)
+        if card.id in listed.casts or card.id in listed.lands:
+            copies.setdefault(card.card, []).append(card.id or card.card)
     for name, ids in copies.items():
-        groups.append(functools.partial(_hand_options, game, player, name, ids, reach))
+        if any(i in listed.lands for i in ids):
+            groups.append(functools.partial(_lands, [i for i in ids if i in listed.lands], player))
+        else:
+            groups.append(functools.partial(_hand_options, game, player, name, ids, listed))
     for card in state.player(player).graveyard:
-        spec = game.pool.get(card.card)
-        if spec.flashback:
-            groups.append(functools.partial(_cast_options, game, player, card.id or "", spec, flashback=True))
+        if card.id in listed.casts:
+            spec = game.pool.get(card.card)
+            groups.append(functools.partial(_cast_options, game, player, card.id or "", spec, listed, flashback=True))
     for perm in state.permanents():
-        if state.controller_of(perm) != player:
-            continue
-        for number, _ in enumerate(stack.permanent_card(game, perm.id or "").activated, start=1):
-            groups.append(functools.partial(_activate_options, game, player, perm.id or "", number))
+        numbers = sorted(n for source, n in listed.abilities if source == perm.id)
+        for number in numbers:
+            groups.append(functools.partial(_activate_options, game, player, perm.id or "", number, listed))
+    if listed.mana:
+        # CR 605.3a: a player with priority may activate mana abilities, naming the color
+        groups.append(functools.partial(_mana_options, listed.mana, player))
     return groups
 
 
-def _hand_options(game: Game, player: str, name: str, ids: list[str], reach: int | None) -> list[Action]:
-    """Playing or casting any copy of one card in the hand."""
-    state = game.state
+def _lands(ids: list[str], player: str) -> list[Action]:
+    """CR 305.1: playing any copy of a land (the rules judged it whole)."""
+    return [PlayLand(card=i, by=player) for i in ids]
+
+
+def _mana_options(mana: tuple[tuple[str, str], ...], player: str) -> list[Action]:
+    return [Activate(source=source, mana=True, color=color, by=player) for source, color in mana]  # type: ignore[arg-type]
+
+
+def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: legal.Listing) -> list[Action]:
+    """Casting any copy of one card in the hand (the rules are asked about the first)."""
     spec = game.pool.get(name)
-    if "land" in spec.types:
-        action = PlayLand(card=ids[0], by=player)
-        # CR 305.2, 305.3: one land a turn, in a main phase of one's own turn with the
-        # stack empty; the rules judge the rest
-        certainly_not = state.player(player).lands_played >= 1 or state.stack or state.active != player \
-            or state.step not in ("main1", "main2")
-        actions: list[Action] = [action] if not certainly_not and game.check(action).legal else []
-    elif _cant_cast_now(game, player, spec, reach):
-        actions = []
-    else:
-        actions = _cast_options(game, player, ids[0], spec)
+    actions = _cast_options(game, player, ids[0], spec, listed)
     return [a.model_copy(update={"card": card_id}) for card_id in ids for a in actions]
 
 
-def _legal_targets(game: Game, item: StackObject, marker: str) -> tuple[dict[int, list[str]], bool]:
-    """Every legal target of each of the object's targets, and whether it is otherwise
-    legal (timing, costs), in one question: every candidate is put in as a chosen target."""
-    state = game.state
-    candidates = [p.id for p in state.permanents()] + [p.name for p in state.players] + \
-                 [s.id for s in state.stack] + [c.id for p in state.players for c in p.graveyard]
-    trial = item.model_copy(update={"targets": []})
-    facts = stack._acting_facts(game, trial, marker, None)
-    oid = asp_string(item.id or "")
-    slots = len(_spec_targets(game, item))
-    facts += "\n" + "\n".join(f"stack_target({oid}, {i}, {asp_string(c or '')})."
-                              for i in range(1, slots + 1) for c in candidates)
-    model = answer(game.modules(*stack.ACTING), facts).model
-    legal: dict[int, list[str]] = {i: [] for i in range(1, slots + 1)}
-    for s in model:
-        if s.match("legal_target", 3) and s.arguments[0].string == item.id:
-            legal[s.arguments[1].number].append(s.arguments[2].string)
-    target_reasons = {"missing_target", "illegal_target", "extra_target", "target_itself", "target_shroud",
-                      "target_protection", "same_target_twice", "sacrifice_cost_missing"}
-    other = [s for s in model if s.match("violation", 3) and s.arguments[1].name not in target_reasons]
-    return {i: sorted(v) for i, v in legal.items()}, not other
-
-
-# CR 702.36a: provoke's target, "target creature defending player controls"
-PROVOKE_TARGET = TargetSpec.model_validate({"quality": "creature", "controller": "opponent"})
-
-
-def _spec_targets(game: Game, item: StackObject) -> list[object]:
-    if item.keyword == "provoke":
-        return [PROVOKE_TARGET]
-    if item.card is not None:
-        card = game.pool.get(item.card)
-        if item.mode is not None:
-            return list(card.modes[item.mode - 1].targets)
-        return list(card.spell_targets())
-    card = stack.ability_card(game, item)
-    if item.trigger is not None:
-        return list(card.triggered[item.trigger - 1].targets)
-    return list(card.activated[(item.ability or 1) - 1].targets)
-
-
-def _choices(game: Game, item: StackObject, marker: str) -> Iterator[list[str]]:
-    """The legal choices of targets: each slot's legal targets; "up to" slots may be left
-    out at the end (CR 601.2c); slots sharing one word "target" take different ones (113.3)."""
-    legal, otherwise_ok = _legal_targets(game, item, marker)
-    if not otherwise_ok:
-        return
-    specs = _spec_targets(game, item)
-    slots = [legal[i] for i in sorted(legal)]
-    required = len(slots)
-    while required and getattr(specs[required - 1], "up_to", False):
-        required -= 1
-    # the first slot of each slot's word "target": "up to three target creatures" is one word
-    word = [0] * len(slots)
-    for i in range(1, len(slots)):
-        word[i] = word[i - 1] if getattr(specs[i], "same_word", False) else i
-    for n in range(required, len(slots) + 1):
-        if any(not s for s in slots[:n]):
-            continue
-        for combo in itertools.product(*slots[:n]):
-            if any(combo[i] in combo[word[i]:i] for i in range(1, n)):
-                continue
-            yield list(combo)
-
-
-def _cast_options(game: Game, player: str, card_id: str, spec: object, flashback: bool = False) -> list[Action]:
+def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: legal.Listing,
+                  flashback: bool = False) -> list[Action]:
     from bridge.cards import Card
     assert isinstance(spec, Card)
+    if card_id in listed.cast_now:
+        # the rules judged it whole
+        return _ways_to_pay(game, player, card_id, [Cast(card=card_id, by=player, flashback=flashback)], listed)
     xs = range(0, MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
     modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
     kicks = [False, True] if spec.kicker else [False]
+    buybacks = [False, True] if spec.buyback else [False]
     out: list[Action] = []
-    for x, mode, kicked in itertools.product(xs, modes, kicks):
+    for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
         item = StackObject(id=card_id, card=spec.name, controller=player, x=x, mode=mode, kicked=kicked,
-                           flashback=flashback)
-        for targets in _choices(game, item, "casting"):
-            cast = Cast(card=card_id, by=player, targets=targets, x=x, mode=mode, kicked=kicked, flashback=flashback)
+                           buyback=buyback, flashback=flashback)
+        for targets in stack.target_choices(game, item, "casting"):
+            cast = Cast(card=card_id, by=player, targets=targets, x=x, mode=mode, kicked=kicked, buyback=buyback,
+                        flashback=flashback)
             if spec.sacrifice_cost is None:
                 out.append(cast)
                 continue
             # CR 116.8: each permanent the player could sacrifice for the additional cost
-            for perm in game.state.permanents():
-                if perm.id and game.state.controller_of(perm) == player:
-                    with_cost = cast.model_copy(update={"sacrifice": [perm.id]})
-                    if game.check(with_cost).legal:
-                        out.append(with_cost)
+            for perm in listed.sacrifices.get(card_id, ()):
+                with_cost = cast.model_copy(update={"sacrifice": [perm]})
+                if game.check(with_cost).legal:
+                    out.append(with_cost)
+    return _ways_to_pay(game, player, card_id, out, listed)
+
+
+def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: legal.Listing) -> list[Action]:
+    """CR 601.2g: where the rules say the cost may be paid in ways that leave different mana
+    abilities untapped, each action paid at its least cost (no X, kicker or buyback) is offered
+    once for each way (``pay``); the others are paid by default."""
+    if key not in listed.payment_choices:
+        return actions
+    ways = legal.payments(game, player, key)
+    if len(ways) < 2:
+        return actions
+    out: list[Action] = []
+    for action in actions:
+        least = not getattr(action, "x", None) and not getattr(action, "kicked", False) \
+            and not getattr(action, "buyback", False)
+        out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
 
 
-def _activate_options(game: Game, player: str, source: str, number: int) -> list[Action]:
+def _activate_options(game: Game, player: str, source: str, number: int, listed: legal.Listing) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
+    key = f"{source}/{number}"
+    if (source, number) in listed.activate_now:
+        return _ways_to_pay(game, player, key, [probe], listed)  # the rules judged it whole
     ability = stack.permanent_card(game, source).activated[number - 1]
-    if _cant_activate_now(game, player, source, ability):
-        return []
     if ability.sacrifice_cost is not None:
         # CR 602.2b, 601.2g: each permanent the player could sacrifice for the cost
         out: list[Action] = []
-        for perm in game.state.permanents():
-            if perm.id and game.state.controller_of(perm) == player:
-                with_cost = probe.model_copy(update={"sacrifice": [perm.id]})
-                item = stack.activate_object(game, with_cost)
-                if not _spec_targets(game, item):
-                    if game.check(with_cost).legal:
-                        out.append(with_cost)
-                    continue
-                out += [with_cost.model_copy(update={"targets": t}) for t in _choices(game, item, "activating")
-                        if game.check(with_cost.model_copy(update={"targets": t})).legal]
-        return out
+        for perm in listed.sacrifices.get(f"{source}/{number}", ()):
+            with_cost = probe.model_copy(update={"sacrifice": [perm]})
+            item = stack.activate_object(game, with_cost)
+            if not stack.spec_targets(game, item):
+                if game.check(with_cost).legal:
+                    out.append(with_cost)
+                continue
+            out += [with_cost.model_copy(update={"targets": t}) for t in stack.target_choices(game, item, "activating")
+                    if game.check(with_cost.model_copy(update={"targets": t})).legal]
+        return _ways_to_pay(game, player, key, out, listed)
     item = stack.activate_object(game, probe)
-    return [Activate(source=source, ability=number, by=player, targets=t) for t in _choices(game, item, "activating")]
+    return _ways_to_pay(game, player, key, [Activate(source=source, ability=number, by=player, targets=t)
+                                            for t in stack.target_choices(game, item, "activating")], listed)
 
 
 def _attack_options(game: Game) -> list[Action]:
-    """Declaring no attackers, each creature attacking alone, and all attacking together, as
-    far as the rules allow them (a full list can be exponential); when none of those is
+    """A few declarations of attackers, cheap to list: no attackers, each creature attacking
+    alone, and all attacking together, as far as the rules allow them; when none of those is
     legal, a declaration that obeys the most requirements (CR 508.1d)."""
     state = game.state
     defender = state.opponent(state.active)
@@ -316,9 +284,10 @@ def _attack_options(game: Game) -> list[Action]:
 
 
 def _block_options(game: Game) -> list[Action]:
-    """Declaring no blockers and each creature blocking one attacker alone, as far as the
-    rules allow them; when none of those is legal (two creatures must block a creature with
-    Lure), a declaration that obeys the most requirements (CR 509.1c)."""
+    """A few declarations of blockers, cheap to list: no blockers and each creature blocking
+    one attacker alone, as far as the rules allow them; when none of those is legal (two
+    creatures must block a creature with Lure), a declaration that obeys the most
+    requirements (CR 509.1c)."""
     state = game.state
     defender = state.opponent(state.active)
     attackers = [p.id for p in state.permanents() if p.attacking and p.id]
@@ -336,10 +305,17 @@ class Agent(Protocol):
 
 
 class FirstLegalAgent:
-    """Takes the first legal action (lands, then spells, then abilities, then pass)."""
+    """Takes the first legal action (lands, then spells, then abilities, then pass; the
+    default targets of a triggered ability).  Its policy (no rule): it doesn't activate mana
+    abilities by hand (paying a cost taps what it needs)."""
 
     def choose(self, game: Game, decision: Decision) -> Action:
-        return decision.options[0]
+        return decision.first(skip=_by_hand)
+
+
+def _by_hand(action: Action) -> bool:
+    """A mana ability activated by hand."""
+    return isinstance(action, Activate) and action.mana
 
 
 class RandomAgent:
@@ -347,7 +323,12 @@ class RandomAgent:
     something else to do (by default as likely as all the other actions together).  With
     priority, the groups of actions (a card, an ability) are tried in a random order and an
     action is chosen at random in the first group that has one, so that only the groups
-    tried are listed."""
+    tried are listed.
+
+    Its policy (no rule): it doesn't activate mana abilities by hand (paying a cost taps
+    what it needs), and it declares attackers or blockers among the few declarations of the
+    decision's ``sample`` (no attack, each creature alone, all together; no block, each
+    blocker alone), not among every legal declaration, which can be exponentially many."""
 
     def __init__(self, seed: int, pass_rate: float = 0.5) -> None:
         self.random = random.Random(seed)
@@ -356,11 +337,13 @@ class RandomAgent:
     def choose(self, game: Game, decision: Decision) -> Action:
         if decision.can_pass and self.random.random() < self.pass_rate:
             return Pass(by=decision.player)  # decided before listing the other actions
+        if decision.sample is not None:
+            return self.random.choice(decision.sample())
         if decision.groups is not None:
             order = list(decision.groups)
             self.random.shuffle(order)
             for group in order:
-                actions = group()
+                actions = [a for a in group() if not _by_hand(a)]
                 if actions:
                     return self.random.choice(actions)
             return Pass(by=decision.player)
@@ -371,12 +354,15 @@ class RandomAgent:
 
 
 class ScriptedAgent:
-    """Plays a list of actions, then passes."""
+    """Plays a list of actions, then passes; where the game waits for the targets of a
+    triggered ability and the next action is no such choice, the default choice."""
 
     def __init__(self, actions: Sequence[Action]) -> None:
         self.actions = list(actions)
 
     def choose(self, game: Game, decision: Decision) -> Action:
+        if game.state.awaiting_targets and not (self.actions and isinstance(self.actions[0], ChooseTargets)):
+            return decision.options[0]
         if self.actions:
             return self.actions.pop(0)
         return next((o for o in decision.options if isinstance(o, Pass)), decision.options[0])
@@ -415,9 +401,13 @@ def describe_action(game: Game, action: Action) -> str:
         if action.x is not None:
             text += f" with X = {action.x}"
         return text + (f" targeting {', '.join(d(t) for t in action.targets)}" if action.targets else "")
+    if isinstance(action, Activate) and action.mana:
+        return f"tap {d(action.source)} for {action.color or 'its'} mana"
     if isinstance(action, Activate):
         text = f"activate {d(action.source)}'s ability {action.ability or 1}"
         return text + (f" targeting {', '.join(d(t) for t in action.targets)}" if action.targets else "")
+    if isinstance(action, ChooseTargets):
+        return f"{d(action.ability)} targets " + (", ".join(d(t) for t in action.targets) or "nothing")
     if isinstance(action, DeclareAttackers):
         return "attack with " + (", ".join(f"{d(c)} -> {d(t)}" for c, t in action.attackers.items()) or "nothing")
     if isinstance(action, DeclareBlockers):

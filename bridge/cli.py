@@ -21,7 +21,7 @@ from bridge.cards import CardPool
 from bridge.errors import InputError, MtgaspError
 from bridge.game import Game, partial_cards
 from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
-from bridge.scenario import load_scenario, run_scenario
+from bridge.scenario import default_choices, load_scenario, run_scenario
 
 if TYPE_CHECKING:
     from bridge.selfplay import Deck
@@ -140,6 +140,7 @@ def explain(path: str, object_id: str | None, damage: bool) -> None:
         click.echo("no actions")
     for index, action in enumerate(scenario.do):
         try:
+            default_choices(game, action)
             verdict = game.check(action)
         except MtgaspError as exc:
             _fail(f"{path}: do[{index}]: {exc}")

@@ -24,7 +24,8 @@ from bridge.cards import CardPool
 from bridge.errors import IllegalActionError, InputError, MtgaspError
 from bridge.facts import Position, asp_string, delayed_facts, position_facts
 from bridge.errors import RuleModuleError
-from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, ChooseOrder, Concede, DeclareAttackers,
+from bridge.models import (Action, Activate, Advance, AssignDamage, CardRef, Cast, ChooseOrder, ChooseTargets, Concede,
+                           DeclareAttackers,
                            DeclareBlockers,
                            GameState, NextStep, OrderAttackers, OrderBlockers, Pass, PlayLand, Player, RemoveFromCombat,
                            StateBasedActions)
@@ -283,7 +284,7 @@ class Game:
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
-        if isinstance(action, (Cast, Activate, PlayLand, Pass)):
+        if isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets)):
             return self._check_flow(action)[0]
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
@@ -314,15 +315,22 @@ class Game:
             for obj in action.objects:
                 self._require_permanent_at(obj, "remove_from_combat")
 
-    def _check_flow(self, action: Cast | Activate | PlayLand | Pass) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    def _check_flow(self, action: Cast | Activate | PlayLand | Pass | ChooseTargets
+                    ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         key = f"{action.kind}:{action.model_dump_json()}"
         known = self._flow_verdicts.get(key)
         if known is None:
             known = self._flow_verdicts[key] = self._judge_flow(action)
         return known
 
-    def _judge_flow(self, action: Cast | Activate | PlayLand | Pass) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    def _judge_flow(self, action: Cast | Activate | PlayLand | Pass | ChooseTargets
+                    ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         from bridge import stack
+        if isinstance(action, ChooseTargets):
+            return stack.check_choose_targets(self, action)
+        waiting = stack.awaiting_flow_violation(self)
+        if waiting is not None:
+            return waiting, frozenset()
         if isinstance(action, Cast):
             return stack.check_cast(self, action)
         if isinstance(action, Activate):
@@ -536,7 +544,7 @@ class Game:
             known = checker.model(action) if checker is not None else None
             model = known if known is not None else _check_fresh_model(self, kind, facts, results=True)
             verdict = self.reader.verdict(model)
-        elif isinstance(action, (Cast, Activate, PlayLand, Pass)):
+        elif isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets)):
             verdict, model = self._check_flow(action)
         else:
             model = frozenset()
@@ -636,6 +644,8 @@ class Game:
             return stack.after_play_land(self, action)
         if isinstance(action, Pass):
             return stack.after_pass(self, action)
+        if isinstance(action, ChooseTargets):
+            return stack.after_choose_targets(self, action)
         if isinstance(action, Advance):
             return stack.advance(self, action.step, action.turn)
         if isinstance(action, ChooseOrder):

@@ -19,7 +19,7 @@ from bridge.cards import EffectSpec, slug
 __all__ = [
     "fresh_id", "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
     "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage", "StateBasedActions", "RemoveFromCombat",
-    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "Concede", "ChooseOrder", "StackObject", "Action", "ObjectExpectation",
+    "NextStep", "Pass", "PlayLand", "Cast", "Activate", "Advance", "Concede", "ChooseOrder", "ChooseTargets", "StackObject", "Action", "ObjectExpectation",
     "Expectation", "Scenario",
 ]
 
@@ -305,6 +305,9 @@ class GameState(_Model):
     pending_triggers: list[StackObject] = Field(default_factory=list, description="abilities that triggered and "
                                                                                  "wait to be put on the stack "
                                                                                  "(CR 603.3)")
+    awaiting_targets: list[StackObject] = Field(default_factory=list, description="triggered abilities being "
+                                                "put on the stack, in order, the first waiting for its controller "
+                                                "to choose its targets (CR 603.3d)")
     gone: list[str] = Field(default_factory=list, description="ids of objects that ceased to exist (tokens, "
                                                               "abilities that left the stack), which targets may "
                                                               "still name")
@@ -479,7 +482,7 @@ class GameState(_Model):
     def used_ids(self) -> set[str]:
         """Every id in use or used: objects, abilities waiting to trigger or to go on the
         stack, and objects that ceased to exist (a new object takes none of them)."""
-        waiting = {t.id for t in [*self.pending_triggers, *self.delayed_triggers] if t.id}
+        waiting = {t.id for t in [*self.pending_triggers, *self.delayed_triggers, *self.awaiting_targets] if t.id}
         return self.object_ids() | waiting | set(self.gone)
 
     def priority_player(self) -> str:
@@ -613,6 +616,9 @@ class Activate(_Model):
     source: str
     ability: int | None = Field(None, ge=1)
     mana: bool = False
+    color: Literal["white", "blue", "black", "red", "green", "colorless"] | None = Field(
+        None, description="the color of the mana a mana ability adds, among those its abilities make (605.3a, "
+                          "106.1); it may be left out when they make one; naming it activates a mana ability")
     by: str | None = None
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0)
@@ -620,6 +626,28 @@ class Activate(_Model):
     pay: list[str] | None = None
 
     @field_validator("targets", "pay", "sacrifice", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _color_is_mana(cls, value: Any) -> Any:
+        if isinstance(value, dict) and value.get("color") is not None and not value.get("mana"):
+            return {**value, "mana": True}
+        return value
+
+
+class ChooseTargets(_Model):
+    """CR 603.3d: the controller of a triggered ability being put on the stack chooses its
+    targets (written ``{choose_targets: {ability: kavu_trigger, targets: [elves]}}``)."""
+
+    kind: Literal["choose_targets"] = "choose_targets"
+    ability: str = Field(description="the id of the triggered ability waiting for its targets")
+    targets: list[str] = Field(default_factory=list)
+    by: str | None = None
+
+    @field_validator("targets", mode="before")
     @classmethod
     def _list(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -674,13 +702,13 @@ class NextStep(_Model):
 
 Action = Annotated[Union[DeclareAttackers, DeclareBlockers, OrderBlockers, OrderAttackers, AssignDamage,
                          StateBasedActions, RemoveFromCombat, NextStep, Pass, PlayLand, Cast, Activate, Advance,
-                         Concede, ChooseOrder],
+                         Concede, ChooseOrder, ChooseTargets],
                    Field(discriminator="kind")]
 _ACTION_FIELD = {"declare_attackers": "attackers", "declare_blockers": "blockers",
                  "order_blockers": "orders", "order_attackers": "orders", "assign_damage": "assignments",
                  "remove_from_combat": "objects"}
 # actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
-_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede", "choose_order")
+_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede", "choose_order", "choose_targets")
 
 
 def _action_from_yaml(value: Any) -> Any:

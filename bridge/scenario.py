@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from bridge.cards import Ability
 from bridge.errors import IllegalActionError, InputError
 from bridge.reading import read_yaml, validation_error, validation_problem
-from bridge.models import Scenario
+from bridge.models import Action, ChooseOrder, ChooseTargets, Scenario
 from bridge.verdict import Verdict
+
+if TYPE_CHECKING:
+    from bridge.game import Game
 
 __all__ = ["load_scenario", "run_scenario", "ScenarioResult", "validation_problem"]
 
@@ -62,6 +65,20 @@ def _ability_terms(values: list[Any], where: str = "expect") -> set[str]:
     return terms
 
 
+def default_choices(game: "Game", before: Action | None = None) -> None:
+    """The choices of targets the game waits for (CR 603.3d) that a scenario doesn't make
+    take their defaults (``stack.default_target_choice``) before ``before``, an action of
+    another kind (or before its expectations are compared)."""
+    from bridge.stack import default_target_choice
+    if isinstance(before, (ChooseTargets, ChooseOrder)):
+        return
+    for _ in range(100):
+        choice = default_target_choice(game)
+        if choice is None:
+            return
+        game.push(choice)
+
+
 def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult:
     """Run a scenario's actions and compare its expectations."""
     from bridge.game import Game  # the game imports this module for from_scenario
@@ -73,6 +90,7 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
     verdicts: list[Verdict] = []
     for index, action in enumerate(scenario.do):
         try:
+            default_choices(game, action)
             verdicts.append(game.push(action))
         except IllegalActionError as exc:
             verdicts.append(exc.verdict)  # type: ignore[arg-type]
@@ -80,6 +98,8 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         except InputError as exc:
             where = f"do[{index}]" + (f".{exc.location}" if exc.location else "")
             raise InputError(exc.problem, source=exc.source or path, location=where) from None
+    if all(v.legal for v in verdicts):
+        default_choices(game)
     result = ScenarioResult(path=path, passed=True, verdicts=verdicts)
     expect = scenario.expect
 

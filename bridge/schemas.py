@@ -111,7 +111,7 @@ def scenario_schema() -> dict[str, Any]:
                     "description": "perform state-based actions until none apply (CR 704.3)"})
     # actions written as {name: {fields}} (CR 601, 602, 305, 115)
     for name, shorthand in (("Cast", None), ("Activate", None), ("PlayLand", "card"), ("Advance", "step"),
-                            ("ChooseOrder", None)):
+                            ("ChooseOrder", None), ("ChooseTargets", None)):
         model = defs.pop(name)
         kind = model["properties"]["kind"]["const"]
         body = {"type": "object", "additionalProperties": False,

@@ -32,7 +32,7 @@ from bridge.errors import RuleModuleError
 from bridge.paths import rules_dir
 
 __all__ = ["Solution", "Session", "solve", "answer", "module_statements", "symbol", "live_statements",
-           "fact_words", "remember_facts"]
+           "fact_words", "remember_facts", "unread_inputs"]
 
 
 @functools.cache
@@ -257,6 +257,13 @@ def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
 def _input_predicates() -> frozenset[str]:
     """The predicates the bridge may give as facts (declared in ``inputs.lp``)."""
     return frozenset(s.name for s in module_statements("inputs") if s.ast_type == _T.Defined)
+
+
+@functools.cache
+def unread_inputs(modules: tuple[str, ...]) -> frozenset[str]:
+    """The input predicates (``inputs.lp``) that no statement of ``modules`` names: their
+    facts can't change an answer of those modules."""
+    return _input_predicates() - frozenset().union(*_program(modules).names)
 
 
 @functools.lru_cache(maxsize=64)
@@ -530,14 +537,17 @@ class Session:
         self._check_warnings("grounding warned")
 
     def solve(self, assumptions: Iterable[clingo.Symbol] = (), *, literals: Sequence[int] = (), models: int = 0,
-              optimal_only: bool = False, opt_mode: str | None = None, best: bool = False) -> Solution:
+              optimal_only: bool = False, opt_mode: str | None = None, best: bool = False,
+              project: bool = False) -> Solution:
         """Solve.  ``models`` = 0 finds all answer sets, or for an optimization each better one up
         to the optimum.  ``best``: only the optimum matters, so when the ground program
         optimizes nothing (every answer set is as good) the first answer set is the answer;
         a search whose objective grounds to nothing would otherwise list every answer set.
+        ``project``: answer sets that differ only in atoms not shown are one.
         Assumptions set atoms (externals) true."""
         config = self._control.configuration.solve
         config.models = str(models)
+        config.project = "show" if project else "no"
         if opt_mode is not None:
             config.opt_mode = opt_mode
         found: list[frozenset[clingo.Symbol]] = []
@@ -565,18 +575,19 @@ class Session:
         self._check_warnings("solving warned")
         solution = Solution(satisfiable=bool(result.satisfiable), models=tuple(found), unoptimized=unoptimized)
         if self._shadow is not None:
-            self._compare(solution, assumptions, literals, models, optimal_only, opt_mode, best)
+            self._compare(solution, assumptions, literals, models, optimal_only, opt_mode, best, project)
         return solution
 
     def _compare(self, solution: Solution, assumptions: Iterable[clingo.Symbol], literals: Sequence[int],
-                 models: int, optimal_only: bool, opt_mode: str | None, best: bool = False) -> None:
+                 models: int, optimal_only: bool, opt_mode: str | None, best: bool = False,
+                 project: bool = False) -> None:
         """The same question to the session with the whole modules: the same answer."""
         assert self._shadow is not None
         mine = {a.literal: a.symbol for a in self._control.symbolic_atoms if a.is_external}
         theirs = {a.symbol: a.literal for a in self._shadow._control.symbolic_atoms if a.is_external}
         shadow_literals = [theirs[mine[abs(lit)]] * (1 if lit > 0 else -1) for lit in literals]
         other = self._shadow.solve(assumptions, literals=shadow_literals, models=models, optimal_only=optimal_only,
-                                   opt_mode=opt_mode, best=best)
+                                   opt_mode=opt_mode, best=best, project=project)
         if solution.unoptimized or other.unoptimized:
             # any answer set is the answer: the two agree when both optimize nothing
             if solution.unoptimized != other.unoptimized or solution.satisfiable != other.satisfiable:

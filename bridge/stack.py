@@ -11,18 +11,19 @@ stack (608), ending a step and beginning the next (500.2-500.5, 703).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import clingo
 
-from bridge.cards import Card
+from bridge.cards import Card, TargetSpec
 from bridge.errors import InputError, RuleModuleError
 from bridge.facts import asp_string, priority_facts, stack_object_facts, stamps
-from bridge.models import (Activate, AssignDamage, CardRef, Cast, DeclareAttackers, DeclareBlockers, Effect, GameState,
-                           Pass, Permanent, PlayLand, StackObject, fresh_id)
+from bridge.models import (Activate, AssignDamage, CardRef, Cast, ChooseTargets, DeclareAttackers, DeclareBlockers,
+                           Effect, GameState, Pass, Permanent, PlayLand, StackObject, fresh_id)
 from bridge.replacement import (draw_replaced, gain_or_draw, graveyard_destinations, lose, place,
                                  return_instead_of_draw, sources as replacement_sources)
 from bridge.solver import Session, answer
@@ -168,7 +169,7 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
     priority.  A mana ability (605.3b) adds its mana at once and doesn't use the stack."""
     state = game.state
     if action.mana:
-        return _after_mana_ability(game, action)
+        return _after_mana_ability(game, action, model)
     item = activate_object(game, action)
     ability = ability_card(game, item).activated[(item.ability or 1) - 1]
     state = _pay(state, item.controller or state.active, model)
@@ -205,52 +206,29 @@ def after_activate(game: "Game", action: Activate, model: frozenset[clingo.Symbo
     return state
 
 
+MANA_LETTERS = {"white": "w", "blue": "u", "black": "b", "red": "r", "green": "g", "colorless": "c"}
+MANA_COLORS = {letter: color for color, letter in MANA_LETTERS.items()}
+
+
 def _check_mana_ability(game: "Game", action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
-    """CR 605.3a: a mana ability of an untapped permanent its activator controls; a creature
-    only if it has been controlled since the turn began (302.6) or has haste."""
-    from bridge.verdict import MESSAGES, Violation
+    """CR 605.3a: a mana ability of an untapped permanent its activator controls, by a player
+    with priority, naming the color of the mana when its abilities make several (the rules
+    judge it and say what mana it adds)."""
     player = _actor(game.state, action.by, "activate")
     game._require_permanent_at(action.source, "activate.source")
-    receives, pending = priority_now(game)
-    if pending:
-        # CR 115.2c, 115.3a: nobody has priority before the step's turn-based action is done
-        reason = f"before_{pending[0]}"
-        rule, step_rule = game.reader.cites[reason]
-        violation = Violation(rule=rule, objects=(player,), message=MESSAGES[reason].format(player), reason=reason,
-                              step_rule=step_rule, world="declared")
-        return Verdict(legal=False, violations=(violation,)), frozenset()
-    if player != game.state.priority_player() or not receives:
-        # CR 115.1d, 605.3a: mana abilities while the player has priority (or pays a cost)
-        words = f"{player} doesn't have priority, so can't activate a mana ability now"
-        violation = Violation(rule="605.3a", objects=(player,), message=words, reason="no_priority",
-                              step_rule="115.1d", world="declared")
-        return Verdict(legal=False, violations=(violation,)), frozenset()
-    model = Session(game.modules("combat/common"), game.position.facts).solve().model
-    sources = {s.arguments[0].string for s in model if s.match("mana_source", 2)
-               and s.arguments[1].string == player}
-    if action.source in sources:
-        return Verdict(legal=True), model
-    if any(s.match("mana_source_sick", 2) and s.arguments[0].string == action.source
-           and s.arguments[1].string == player for s in model):
-        # CR 302.6: the rules show a creature its controller hasn't controlled since his or her
-        # most recent turn began
-        words = (f"{game.describe(action.source)} is a creature {player} hasn't controlled continuously since "
-                 "his or her most recent turn began, and without haste it can't be tapped for mana")
-        violation = Violation(rule="302.6", objects=(action.source,), message=words, reason="tap_summoning_sick",
-                              step_rule="605.3a", world="declared")
-        return Verdict(legal=False, violations=(violation,)), model
-    words = f"{game.describe(action.source)} is not an untapped mana source {player} can tap now"
-    violation = Violation(rule="605.3a", objects=(action.source,), message=words, reason="not_a_mana_source",
-                          step_rule="605.3a", world="declared")
-    return Verdict(legal=False, violations=(violation,)), model
+    color = MANA_LETTERS[action.color] if action.color is not None else "unnamed"
+    facts = game.position.facts + f"\nactivating_mana({asp_string(action.source)}, {asp_string(player)}, {color})."
+    model = answer(game.modules(*ACTING), facts).model
+    return game.reader.verdict(model), model
 
 
-def _after_mana_ability(game: "Game", action: Activate) -> GameState:
+def _after_mana_ability(game: "Game", action: Activate, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 605.3b, 106.4: the permanent is tapped and the mana the rules said goes into the
+    activator's pool at once."""
     player = _actor(game.state, action.by, "activate")
-    abilities = [a for a in game.characteristics(action.source).abilities if a.startswith("mana(")]
-    color = abilities[0][5:-1].upper() if abilities else "C"
+    added = "".join("{" + s.arguments[1].name.upper() + "}" for s in model if s.match("adds_mana", 2))
     state = _update_permanent(game.state, action.source, {"tapped": True})
-    players = [p.model_copy(update={"mana_pool": p.mana_pool + "{" + color + "}"}) if p.name == player else p
+    players = [p.model_copy(update={"mana_pool": p.mana_pool + added}) if p.name == player else p
                for p in state.players]
     # CR 115.3c: an action; the players' run of passes starts again
     return _update(state, players=players, priority=player, passed=[])
@@ -561,12 +539,84 @@ def leaving_events(state: GameState, moves: dict[str, str]) -> list[str]:
     return events
 
 
+# ---------------------------------------------------------------- targets
+def legal_targets(game: "Game", item: StackObject, marker: str) -> tuple[dict[int, list[str]], bool, bool]:
+    """Every legal target of each of the object's targets; whether it is otherwise legal
+    (timing, costs); and, for a triggered ability being put on the stack, whether the rules
+    remove it (CR 603.3d): one question, every candidate put in as a chosen target."""
+    state = game.state
+    candidates = [p.id for p in state.permanents()] + [p.name for p in state.players] + \
+                 [s.id for s in state.stack] + [c.id for p in state.players for c in p.graveyard]
+    trial = item.model_copy(update={"targets": []})
+    facts = _acting_facts(game, trial, marker, None)
+    oid = asp_string(item.id or "")
+    slots = len(spec_targets(game, item))
+    facts += "\n" + "\n".join(f"stack_target({oid}, {i}, {asp_string(c or '')})."
+                              for i in range(1, slots + 1) for c in candidates)
+    model = answer(game.modules(*ACTING), facts).model
+    legal: dict[int, list[str]] = {i: [] for i in range(1, slots + 1)}
+    for s in model:
+        if s.match("legal_target", 3) and s.arguments[0].string == item.id:
+            legal[s.arguments[1].number].append(s.arguments[2].string)
+    other = [s for s in model if s.match("violation", 3) and s.arguments[1].name not in _TARGET_REASONS]
+    removed = any(s.match("trigger_removed", 1) for s in model)
+    return {i: sorted(v) for i, v in legal.items()}, not other, removed
+
+
+_TARGET_REASONS = frozenset({"missing_target", "illegal_target", "extra_target", "target_itself", "target_shroud",
+                             "target_protection", "same_target_twice", "sacrifice_cost_missing"})
+
+# CR 702.36a: provoke's target, "target creature defending player controls"
+PROVOKE_TARGET = TargetSpec.model_validate({"quality": "creature", "controller": "opponent"})
+
+
+def spec_targets(game: "Game", item: StackObject) -> list[TargetSpec]:
+    """The targets the text of a spell or ability asks for (CR 601.2c, 602.2b, 603.3d)."""
+    if item.keyword == "provoke":
+        return [PROVOKE_TARGET]
+    if item.keyword is not None or item.delayed is not None:
+        return []
+    if item.card is not None:
+        card = game.pool.get(item.card)
+        if item.mode is not None:
+            return list(card.modes[item.mode - 1].targets)
+        return list(card.spell_targets())
+    card = ability_card(game, item)
+    if item.trigger is not None:
+        return list(card.triggered[item.trigger - 1].targets)
+    return list(card.activated[(item.ability or 1) - 1].targets)
+
+
+def target_choices(game: "Game", item: StackObject, marker: str,
+                   known: tuple[dict[int, list[str]], bool, bool] | None = None) -> Iterator[list[str]]:
+    """The choices of targets: each slot's legal targets; "up to" slots may be left out at the
+    end (CR 601.2c); slots sharing one word "target" take different ones (113.3).  None when
+    the object is illegal otherwise (timing, costs)."""
+    legal, otherwise_ok, _ = known or legal_targets(game, item, marker)
+    if not otherwise_ok:
+        return
+    specs = spec_targets(game, item)
+    slots = [legal[i] for i in sorted(legal)]
+    required = len(slots)
+    while required and getattr(specs[required - 1], "up_to", False):
+        required -= 1
+    # the first slot of each slot's word "target": "up to three target creatures" is one word
+    word = [0] * len(slots)
+    for i in range(1, len(slots)):
+        word[i] = word[i - 1] if getattr(specs[i], "same_word", False) else i
+    for n in range(required, len(slots) + 1):
+        if any(not s for s in slots[:n]):
+            continue
+        for combo in itertools.product(*slots[:n]):
+            if any(combo[i] in combo[word[i]:i] for i in range(1, n)):
+                continue
+            yield list(combo)
+
+
 def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
     """CR 603.3b: in APNAP order each player puts the abilities he or she controls on the
-    stack (in the order they triggered, by default), choosing their targets (603.3d: the first
-    legal target of each, by default; one with no legal target is removed)."""
-    from bridge.agents import _legal_targets, _spec_targets
-    from bridge.game import Game
+    stack (in the order they triggered, by default), choosing their targets (603.3d).  The
+    abilities already waiting for a choice of targets go first."""
     order = [state.active, state.opponent(state.active)]
 
     def chosen(item: StackObject) -> int:
@@ -575,42 +625,117 @@ def _put_triggers_on_stack(game: "Game", state: GameState) -> GameState:
         named = state.player(item.controller or state.active).trigger_order
         return named.index(item.source) if item.source in named else len(named)
     pending = sorted(state.pending_triggers, key=lambda t: (order.index(t.controller or state.active), chosen(t)))
-    state = _update(state, pending_triggers=[])
-    for item in pending:
-        source_gone = item.source not in {p.id for p in state.permanents()}
-        if source_gone:
-            # the source left (a dies or leaves trigger): its ability still resolves, using
-            # the last known information (603.10); it is kept as an object that ceased to exist
-            pass
+    queue = [*state.awaiting_targets, *pending]
+    return _put_in_order(game, _update(state, pending_triggers=[], awaiting_targets=[]), queue)
+
+
+def _put_in_order(game: "Game", state: GameState, queue: list[StackObject]) -> GameState:
+    """Put triggered abilities on the stack in this order, each with its targets (CR 603.3d):
+    the only legal choice, or the one its controller stated beforehand (``trigger_targets``)
+    when it is legal; where the controller has a choice to make, the game waits for it
+    (``awaiting_targets``: a decision, :func:`after_choose_targets`).  The rules remove an
+    ability with no legal choice."""
+    from bridge.game import Game
+    for k, item in enumerate(queue):
         g = Game(state, game.pool)
-        targets: list[str] = []
-        if (item.keyword is not None and item.keyword != "provoke") or item.delayed is not None:
+        if not spec_targets(g, item):
             state = _update(state, stack=[item, *state.stack])
             continue
-        specs = _spec_targets(g, item)
-        if specs:
-            legal, _ = _legal_targets(g, item, "activating")
-            slots = [legal.get(i, []) for i in range(1, len(specs) + 1)]
-            if any(not s for s in slots):
-                continue  # CR 603.3d: removed
-            # the default choice: an opponent's object or the opponent first, then the rest
-            mine = item.controller or state.active
-
-            def ours(target: str) -> bool:
-                if target in {p.name for p in state.players}:
-                    return target == mine
-                perm = next((p for p in state.permanents() if p.id == target), None)
-                return perm is not None and state.controller_of(perm) == mine
-
-            targets = [sorted(s, key=lambda t: (ours(t), t))[0] for s in slots]
-            # CR 603.3d, 601.2c: the controller's own choice, when it is legal
-            wanted = state.player(mine).trigger_targets.get(item.source or "")
-            if wanted is not None and len(wanted) == len(slots) and all(t in s for t, s in zip(wanted, slots)):
-                targets = list(wanted)
-        state = _update(state, stack=[item.model_copy(update={"targets": targets}), *state.stack])
-        if targets and "becomes_the_target" in game.position.facts:
-            state = triggers_on(game.pool, state, state, _targeted_events(item.model_copy(update={"targets": targets})))
+        known = legal_targets(g, item, "putting_trigger")
+        if known[2]:
+            continue  # CR 603.3d: the rules removed it
+        choices = list(target_choices(g, item, "putting_trigger", known))
+        if not choices:
+            raise RuleModuleError(f"the rules keep {item.label()} though it has no legal choice of targets")
+        wanted = state.player(item.controller or state.active).trigger_targets.get(item.source or "")
+        if wanted is not None and list(wanted) in choices:
+            targets = list(wanted)
+        elif len(choices) == 1:
+            targets = choices[0]
+        else:
+            return _update(state, awaiting_targets=queue[k:])
+        state = _with_targets_on_stack(game, state, item, targets)
     return state
+
+
+def _with_targets_on_stack(game: "Game", state: GameState, item: StackObject, targets: list[str]) -> GameState:
+    placed = item.model_copy(update={"targets": targets})
+    state = _update(state, stack=[placed, *state.stack])
+    if targets and "becomes_the_target" in game.position.facts:
+        state = triggers_on(game.pool, state, state, _targeted_events(placed))
+    return state
+
+
+def trigger_target_choices(game: "Game") -> list[list[str]]:
+    """The legal choices of targets of the triggered ability waiting for them (CR 603.3d),
+    the default choice first: for each target an opponent's object or the opponent before
+    the player's own, then by id."""
+    state = game.state
+    item = state.awaiting_targets[0]
+    choices = list(target_choices(game, item, "putting_trigger"))
+    mine = item.controller or state.active
+
+    def ours(target: str) -> bool:
+        if target in {p.name for p in state.players}:
+            return target == mine
+        perm = next((p for p in state.permanents() if p.id == target), None)
+        return perm is not None and state.controller_of(perm) == mine
+    return sorted(choices, key=lambda c: [(ours(t), t) for t in c])
+
+
+def check_choose_targets(game: "Game", action: ChooseTargets) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 603.3d, 601.2c: the targets of the triggered ability waiting for them, chosen by
+    its controller: the rules judge them."""
+    from bridge.verdict import Violation
+    state = game.state
+    waiting = state.awaiting_targets[0] if state.awaiting_targets else None
+    player = _actor(state, action.by, "choose_targets") if action.by else (
+        waiting.controller if waiting is not None and waiting.controller else state.active)
+    if waiting is None or waiting.id != action.ability or player != (waiting.controller or state.active):
+        words = f"{game.describe(action.ability)} is not a triggered ability waiting for {player} to choose its targets"
+        violation = Violation(rule="603.3d", objects=(action.ability,), message=words, reason="not_awaiting_targets",
+                              step_rule="603.3", world="declared")
+        return Verdict(legal=False, violations=(violation,)), frozenset()
+    for t in action.targets:
+        game._require_object(t, "choose_targets.targets")
+    item = waiting.model_copy(update={"targets": list(action.targets)})
+    return _judge(game, item, "putting_trigger", None)
+
+
+def after_choose_targets(game: "Game", action: ChooseTargets) -> GameState:
+    """CR 603.3d: the ability goes on the stack with its targets; the abilities after it go on
+    the stack in turn; then the player who was to receive priority receives it (115.5)."""
+    state = game.state
+    waiting, rest = state.awaiting_targets[0], state.awaiting_targets[1:]
+    state = _update(state, awaiting_targets=[])
+    state = _with_targets_on_stack(game, state, waiting, list(action.targets))
+    state = _put_in_order(game, state, list(rest))
+    if state.awaiting_targets or not state.pending_triggers:
+        return state
+    return _give_priority(game, state, state.priority_player())
+
+
+def awaiting_flow_violation(game: "Game") -> Verdict | None:
+    """CR 603.3b, 603.3d: while a triggered ability waits for its controller to choose its
+    targets, nobody acts before it is on the stack."""
+    from bridge.verdict import Violation
+    state = game.state
+    if not state.awaiting_targets:
+        return None
+    item = state.awaiting_targets[0]
+    who = item.controller or state.active
+    words = f"{who} first chooses the targets of {item.label()} as it is put on the stack"
+    violation = Violation(rule="603.3d", objects=(item.id or "",), message=words, reason="awaiting_targets",
+                          step_rule="603.3b", world="declared")
+    return Verdict(legal=False, violations=(violation,))
+
+
+def default_target_choice(game: "Game") -> ChooseTargets | None:
+    """The default choice of the triggered ability waiting for its targets, if one waits."""
+    if not game.state.awaiting_targets:
+        return None
+    item = game.state.awaiting_targets[0]
+    return ChooseTargets(ability=item.id or "", targets=trigger_target_choices(game)[0], by=item.controller)
 
 
 def _targeted_events(item: StackObject) -> list[str]:
@@ -1786,13 +1911,18 @@ _THIS_TURN_ENDED: dict[str, object] = {"prevention_shield": 0, "regeneration_shi
 def advance(game: "Game", step: str, turn: int | None) -> GameState:
     """Players pass priority until the game reaches ``step`` (in ``turn`` if given; nothing
     happens when it is there already); turn-based choices on the way take their defaults:
-    no attackers, no blockers, the default combat damage assignment."""
+    no attackers, no blockers, the default combat damage assignment, the default targets of
+    triggered abilities."""
     from bridge.game import Game
     g = game
     for _ in range(500):
         state = g.state
-        if state.step == step and (turn is None or state.turn == turn):
+        if state.step == step and (turn is None or state.turn == turn) and not state.awaiting_targets:
             return state
+        choice = default_target_choice(g)
+        if choice is not None:
+            g = Game(after_choose_targets(g, choice), g.pool)
+            continue
         g = Game(after_pass(g, Pass()), g.pool)
     raise InputError(f"the game did not reach the {step} step" + (f" of turn {turn}" if turn else ""))
 

@@ -107,6 +107,9 @@ MESSAGES: dict[str, str] = {
     "unpaid_cost": "the total cost of {0} ({1} mana) can't be paid with the mana available",
     "unsupported_cost": "{0} has a mana symbol this engine can't pay yet",
     "not_a_mana_source": "{0} is not an untapped source of mana its player can use",
+    "mana_without_priority": "{0} doesn't have priority, so can't activate a mana ability now",
+    "no_such_mana": "{0} has no mana ability that makes {1} mana",
+    "mana_color_unnamed": "{0} makes mana of more than one color: name the color",
     "tap_summoning_sick": "{0} is a creature its controller hasn't controlled since the turn began, so its {{T}} "
                           "abilities can't be activated",
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",

@@ -114,6 +114,9 @@ def test_the_declarations_offered_under_requirements_are_legal() -> None:
         options = (_attack_options if attack else _block_options)(game)
         every = list(game.legal_attacks if attack else game.legal_blocks)
         assert options and all(o in every for o in options), (path.name, options)
+        # every legal declaration is offered, and nothing else
+        offered = decisions(game).options
+        assert len(offered) == len(every) and all(o in every for o in offered), path.name
         seen += 1
         forced += not attack and all(len(o.blockers) > 1 for o in options)
     assert seen >= 20 and forced >= 5, (seen, forced)
@@ -213,3 +216,128 @@ def test_a_clone_is_offered_the_activated_ability_it_copied() -> None:
     options = [o for o in decisions(game).options if getattr(o, "source", None) == "clone"]
     assert options and all(game.check(o).legal for o in options)
     assert {t for o in options for t in o.targets} == {"alice", "bob", "clone"}
+
+
+def _position(tmp_path: Path, text: str) -> Game:
+    path = tmp_path / "position.yaml"
+    path.write_text(text)
+    return Game.from_scenario(path)
+
+
+def test_a_flash_creature_is_offered_in_the_opponents_end_step() -> None:
+    """CR 702.8a: the rules list it (the listing's timing is theirs, flash included)."""
+    game = Game.from_scenario(ROOT / "scenarios/casting/flash_creature_in_opponents_end_step_is_legal.yaml")
+    decision = decisions(game)
+    assert decision.player == "alice"
+    casts = [o for o in decision.options if isinstance(o, Cast)]
+    assert [c.card for c in casts] == ["ambush_viper"] and all(game.check(c).legal for c in casts)
+
+
+STOLEN = """\
+title: t
+cite: ["613.2"]
+state:
+  active: alice
+  step: main1
+  players:
+    - name: alice
+      battlefield: [{id: magic, card: Control Magic, attached_to: pyro}]
+    - name: bob
+      battlefield: [{id: pyro, card: Prodigal Pyromancer}]
+"""
+
+
+def test_the_abilities_of_a_stolen_permanent_are_offered_to_its_new_controller(tmp_path: Path) -> None:
+    """CR 613.2 (layer 2), 602.2: the rules' controller, not the one the position lists."""
+    from bridge.models import Activate
+    game = _position(tmp_path, STOLEN)
+    assert game.characteristics("pyro").controller == "alice"
+    offered = [o for o in decisions(game).options if isinstance(o, Activate) and o.source == "pyro"]
+    assert {t for o in offered for t in o.targets} == {"alice", "bob", "pyro"}
+    assert all(game.check(o).legal for o in offered)
+    game.push(Pass())
+    assert decisions(game).player == "bob"
+    assert not [o for o in decisions(game).options if isinstance(o, Activate) and o.source == "pyro"]
+
+
+THREE_BEARS = """\
+title: t
+cite: ["508.1"]
+state:
+  active: alice
+  step: declare_attackers
+  players:
+    - name: alice
+      battlefield: [{id: a, card: Grizzly Bears}, {id: b, card: Grizzly Bears}, {id: c, card: Grizzly Bears}]
+    - name: bob
+"""
+
+
+def test_every_legal_declaration_is_offered_and_random_agents_sample_a_few(tmp_path: Path) -> None:
+    """CR 508.1: the options are every legal declaration (listed when asked for); a random
+    agent chooses among the decision's cheap sample without listing them all."""
+    from bridge.models import DeclareAttackers
+    game = _position(tmp_path, THREE_BEARS)
+    decision = decisions(game)
+    every = list(game.legal_attacks)
+    assert len(every) == 8 and len(decision.options) == 8
+    assert all(isinstance(o, DeclareAttackers) and o in every for o in decision.options)
+    sampled = decisions(game)
+    chosen = RandomAgent(1, pass_rate=0).choose(game, sampled)
+    assert sampled.sample is not None and chosen in sampled.sample() and len(sampled.sample()) == 5
+    assert sampled._options is None  # the agent listed only the sample
+    assert FirstLegalAgent().choose(game, decisions(game)) == DeclareAttackers(attackers={})
+
+
+def test_mana_abilities_are_offered_with_each_color_they_make(tmp_path: Path) -> None:
+    """CR 605.3a, 106.1: a player with priority may activate them, naming the color."""
+    from bridge.models import Activate
+    game = _position(tmp_path, "title: t\ncite: ['605.3a']\nstate:\n  active: alice\n  step: upkeep\n  players:\n"
+                               "    - {name: alice, battlefield: [{id: birds, card: Birds of Paradise}, Forest]}\n"
+                               "    - {name: bob, battlefield: [Mountain]}\n")
+    mana = [o for o in decisions(game).options if isinstance(o, Activate) and o.mana]
+    assert sorted((o.source, o.color) for o in mana) == sorted(
+        [("birds", c) for c in ("white", "blue", "black", "red", "green")] + [("forest", "green")])
+    game.push(next(o for o in mana if o.color == "blue"))
+    assert game.state.player("alice").mana_pool == "{U}"
+
+
+def test_the_ways_to_pay_that_leave_different_mana_untapped_are_offered() -> None:
+    """CR 601.2g: Grizzly Bears with two Forests, two Mountains and an Island: paying the {1}
+    with a Forest, a Mountain or the Island leaves different mana; the two Mountains are alike."""
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.priority_loop import board
+    game = Game(board())
+    bears = [o for o in decisions(game).options if isinstance(o, Cast) and o.card == "grizzly_bears_2"]
+    assert len(bears) == 3 and all(game.check(o).legal for o in bears)
+    untapped = set()
+    for option in bears:
+        kinds = sorted(game.state.permanent(s).card for s in option.pay or [])
+        untapped.add(tuple(kinds))
+    assert untapped == {("Forest", "Forest"), ("Forest", "Island"), ("Forest", "Mountain")}
+
+
+def test_a_triggered_abilitys_targets_are_its_controllers_decision() -> None:
+    """CR 603.3d: as Bogardan Firefiend's ability goes on the stack, its controller chooses its
+    target among the legal ones (the default, an opponent's creature with the smallest id,
+    first); nobody acts before it is on the stack."""
+    from bridge.errors import IllegalActionError
+    from bridge.models import ChooseTargets
+    game = Game.from_scenario(ROOT / "scenarios/triggers/controller_chooses_the_trigger_target.yaml")
+    game.push(Cast(card="Shock", targets=["fiend"]))
+    game.push(Pass())
+    game.push(Pass())
+    decision = decisions(game)
+    assert decision.player == "bob" and game.state.awaiting_targets
+    assert [o.targets for o in decision.options] == [["bears"], ["elves"]]
+    assert all(isinstance(o, ChooseTargets) and game.check(o).legal for o in decision.options)
+    try:
+        game.push(Pass())
+    except IllegalActionError as exc:
+        assert exc.verdict.violations[0].rule == "603.3d"  # type: ignore[union-attr]
+    else:
+        raise AssertionError("a pass while a triggered ability waits for its targets")
+    game.push(decision.options[1])
+    assert [(s.source, s.targets) for s in game.state.stack] == [("fiend", ["elves"])]
+    assert not game.state.awaiting_targets

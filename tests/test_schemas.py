@@ -28,7 +28,7 @@ def test_scenario_schema_describes_actions_and_state() -> None:
     actions = {a["title"] for a in schema["properties"]["do"]["items"]["oneOf"]}
     assert actions == {"DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage",
                        "StateBasedActions", "RemoveFromCombat", "NextStep", "Cast", "Activate", "PlayLand", "Advance",
-                       "Pass", "PassBy", "Concede", "ChooseOrder"}
+                       "Pass", "PassBy", "Concede", "ChooseOrder", "ChooseTargets"}
     assert "GameState" in defs
     assert defs["Permanent"]["anyOf"][1]["additionalProperties"] is False
 

@@ -1,0 +1,187 @@
+"""What a player could do now, as the rules list it, in one question.
+
+:func:`listing` asks the rules once (``asp_rules/stack/cast.lp`` and ``stack/mana.lp`` with
+``listing(P)``) which cards in the player's hand, or with flashback in the graveyard, he or
+she could try to cast now, which activated abilities activate, which lands play and which
+mana abilities activate, with each color (CR 115.1, 117.1a, 605.3a): priority, timing,
+"can't" effects, a permanent to sacrifice and a mana cost within reach.  Playing a land and
+activating a mana ability are judged whole there, and so is casting a spell or activating an
+ability with nothing to choose (no target, mode, X, optional or additional cost); the
+targets of the others and their exact payment are judged as each is tried
+(``stack.legal_targets``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import clingo
+
+from bridge import stack
+from bridge.facts import asp_string
+from bridge.models import STEPS
+from bridge.solver import Session, unread_inputs
+
+if TYPE_CHECKING:
+    from bridge.game import Game
+
+__all__ = ["Listing", "listing", "payments"]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """The answer: card ids that may be tried to cast (hand or graveyard), (source, ability
+    number) pairs that may be tried to activate, land ids that may be played, (source, color
+    word) mana activations, and for what has a sacrifice in its cost, the permanents that
+    could pay it (by card id, or by ``source/number``).  ``cast_now`` and ``activate_now``:
+    those with nothing to choose (no target, mode, X, optional or additional cost) that the
+    rules judged whole: legal as they are.  ``payment_choices``: those (by card id or
+    ``source/number``) whose cost may be paid in ways that leave different mana abilities
+    untapped (:func:`payments`)."""
+
+    casts: frozenset[str]
+    abilities: frozenset[tuple[str, int]]
+    cast_now: frozenset[str]
+    activate_now: frozenset[tuple[str, int]]
+    payment_choices: frozenset[str]
+    lands: frozenset[str]
+    mana: tuple[tuple[str, str], ...]
+    sacrifices: dict[str, tuple[str, ...]]
+
+
+def listing(game: "Game", player: str) -> Listing:
+    """What ``player`` could try now: one question of the rules, a solve on a grounding of
+    the position with the step, who has priority, who is listed, whose turn it is, what is
+    tapped or new and the combat's declarations left open (external atoms), so that the
+    positions of a turn that differ only in those (passes, steps, mana paid) share one
+    grounding."""
+    session, literals = _listing_session(game)
+    model = session.solve(literals=_fixed(game, player, literals)).model
+    return _read_listing(model)
+
+
+def payments(game: "Game", player: str, key: str) -> list[list[str]]:
+    """The ways to pay what ``player`` could try (a card id, or ``source/number`` for an
+    ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
+    it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
+    session, literals = _listing_session(game)
+    if ("payments", None) not in literals:
+        # the ways to pay are grounded once, when first asked for
+        session.ground([("payments", ())])
+        literals[("payments", None)] = 0
+        for args, lit in session.free_externals("enumerating", 1).items():
+            literals[("enumerating", args[0])] = lit
+    wanted = _attempt_text(key)
+    if ("enumerating", wanted) not in literals:
+        return []
+    fixed = _fixed(game, player, literals, enumerating=wanted)
+    ways: list[list[str]] = []
+    for model in session.solve(literals=fixed, project=True).models:
+        kinds: dict[str, list[str]] = {}
+        for s in model:
+            if s.match("payment_source", 3):
+                kinds.setdefault(s.arguments[2].string, []).append(s.arguments[1].string)
+        # sources of one kind are alike: the ones with the smallest ids are tapped
+        way = sorted(source for s in model if s.match("payment_kind", 3)
+                     for source in sorted(kinds[s.arguments[1].string])[:s.arguments[2].number])
+        if way not in ways:
+            ways.append(way)
+    return sorted(ways)
+
+
+def _attempt_text(key: str) -> str:
+    """How the rules write an attempt: a card id, or ``act(Source, Number)``."""
+    if "/" not in key:
+        return key
+    source, _, number = key.rpartition("/")
+    return str(clingo.Function("act", [clingo.String(source), clingo.Number(int(number))]))
+
+
+def _fixed(game: "Game", player: str, literals: "dict[tuple[str, object], int]",
+           enumerating: str | None = None) -> list[int]:
+    """The open atoms of the listing grounding set as the position has them."""
+    state = game.state
+    fixed = {("step", state.step), ("listing", player), ("active_player", state.active)}
+    if game.position.facts.find("\npriority(") >= 0:
+        fixed.add(("priority", state.priority_player()))
+    fixed |= {(flag, p.id) for p in state.permanents() for flag in ("tapped", "sick") if getattr(p, flag)}
+    fixed |= {("lands_played", (p.name, p.lands_played)) for p in state.players}
+    fixed |= {("declared_in_combat", d) for d in state.declared}
+    if enumerating is not None:
+        fixed.add(("enumerating", enumerating))
+    return [lit if key in fixed else -lit for key, lit in literals.items() if lit]
+
+
+def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
+    """The listing's shown atoms as a :class:`Listing`."""
+    casts = frozenset(s.arguments[0].string for s in model if s.match("may_try_cast", 1))
+    abilities = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
+                          if s.match("may_try_activate", 2))
+    cast_now = frozenset(s.arguments[0].string for s in model if s.match("may_cast_now", 1))
+    activate_now = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
+                             if s.match("may_activate_now", 2))
+    lands = frozenset(s.arguments[0].string for s in model if s.match("may_play_land", 1))
+    mana = tuple(sorted((s.arguments[0].string, stack.MANA_COLORS[s.arguments[1].name]) for s in model
+                        if s.match("may_activate_mana", 2)))
+    choices = frozenset(_attempt_key(s.arguments[0]) for s in model if s.match("may_choose_payment", 1))
+    sacrifices: dict[str, list[str]] = {}
+    for s in model:
+        if s.match("may_sacrifice", 2):
+            sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
+    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now,
+                   payment_choices=choices, lands=lands, mana=mana,
+                   sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()})
+
+
+# the facts the listing grounding leaves open: the step, who has priority, who is listed, whose
+# turn it is, what is tapped, what is new under its controller, whether a land was played, and
+# which declarations this combat has made
+_OPEN = ("step(", "priority(", "active_player(", "tapped(", "sick(", "declared_in_combat(")
+_PLAYED = re.compile(r"lands_played\([^,]+, [01]\)\.$")
+_LISTING_SESSIONS: "dict[str, tuple[Session, dict[tuple[str, object], int]]]" = {}
+_SESSION_LITERALS: "dict[int, tuple[Session, dict[tuple[str, object], int]]]" = {}
+
+
+def _listing_session(game: "Game") -> "tuple[Session, dict[tuple[str, object], int]]":
+    """The position's listing grounding, with its open atoms by (predicate, argument)."""
+    state = game.state
+    unread = unread_inputs(game.modules(*stack.ACTING))
+    kept = "\n".join(line for line in game.position.facts.split("\n")
+                     if not line.startswith(_OPEN) and not _PLAYED.match(line) and line.split("(")[0] not in unread)
+    known = _LISTING_SESSIONS.get(kept)
+    if known is not None:
+        return known
+    names = [asp_string(p.name) for p in state.players]
+    ids = [asp_string(p.id or "") for p in state.permanents()]
+    facts = kept + "\n" + " ".join(f"#external step({s})." for s in STEPS) + "\n" + \
+        " ".join(f"#external {pred}({n})." for pred in ("priority", "listing", "active_player") for n in names) + \
+        "\n" + " ".join(f"#external {flag}({o})." for flag in ("tapped", "sick") for o in ids) + "\n" + \
+        " ".join(f"#external lands_played({n}, {k})." for n in names for k in (0, 1)) + "\n" + \
+        "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
+    session = Session.shared(game.modules(*stack.ACTING), facts)
+    # a session given again for another position with the same facts read has its literals
+    shared = _SESSION_LITERALS.get(id(session))
+    if shared is None or shared[0] is not session:
+        literals: dict[tuple[str, object], int] = {}
+        for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat"):
+            for args, lit in session.free_externals(pred, 1).items():
+                literals[(pred, args[0])] = lit
+        for args, lit in session.free_externals("lands_played", 2).items():
+            literals[("lands_played", args)] = lit
+        shared = _SESSION_LITERALS[id(session)] = (session, literals)
+        if len(_SESSION_LITERALS) > 16:
+            del _SESSION_LITERALS[next(iter(_SESSION_LITERALS))]
+    if len(_LISTING_SESSIONS) >= 8:
+        del _LISTING_SESSIONS[next(iter(_LISTING_SESSIONS))]
+    _LISTING_SESSIONS[kept] = shared
+    return shared
+
+
+def _attempt_key(attempt: clingo.Symbol) -> str:
+    """A card's id, or ``source/number`` for an ability (``act(S, K)``)."""
+    if attempt.type == clingo.SymbolType.String:
+        return attempt.string
+    source, number = attempt.arguments
+    return f"{source.string}/{number.number}"

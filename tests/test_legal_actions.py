@@ -1,0 +1,213 @@
+"""Every action the rules accept is offered: the converse of "every offered action is legal".
+
+Positions: random self-play positions from the shipped decks and the positions of the
+scenarios, sampled with fixed seeds.  In each, candidate
+actions are made broadly, with no rule in mind: every card in the player's hand and
+graveyard cast (each X, mode, kicker and buyback, with each combination of targets among all
+objects and players), played as a land, every activated ability of every permanent (with
+each target and each permanent sacrificed), every mana ability of every permanent with each
+color, every legal declaration of attackers or blockers, every choice of targets of a
+triggered ability waiting for them.  Each is pushed (and popped); each one accepted must be
+among ``decisions(game).options``.
+
+To keep the run short, a spell or ability is tried with its targets only when tried without
+them it breaks no rule but those about targets (timing, priority and costs don't depend on
+the targets), and a permanent is tried with the other colors only when the first one was
+refused for a reason about the color.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+from bridge import stack
+from bridge.agents import Decision, RandomAgent, decisions, game_over
+from bridge.errors import IllegalActionError, InputError, MtgaspError
+from bridge.game import Game, LegalAttacks, LegalBlocks
+from bridge.models import Action, Activate, Cast, ChooseTargets, DeclareAttackers, Pass, PlayLand
+from bridge.scenario import load_scenario
+from bridge.selfplay import load_deck, shipped_decks, start_game
+
+ROOT = Path(__file__).resolve().parent.parent
+COLORS = ("white", "blue", "black", "red", "green", "colorless")
+# reasons a verdict gives that the targets (or the sacrifice) chosen decide
+TARGET_REASONS = {"missing_target", "illegal_target", "extra_target", "target_itself", "target_shroud",
+                  "target_protection", "same_target_twice", "sacrifice_cost_missing", "sacrifice_cost_illegal"}
+COLOR_REASONS = {"no_such_mana", "mana_color_unnamed"}
+MAX_DECLARATIONS = 256
+
+
+def _objects(game: Game) -> list[str]:
+    state = game.state
+    return [p.id or "" for p in state.permanents()] + [p.name for p in state.players] + \
+        [s.id or "" for s in state.stack] + [c.id or "" for p in state.players for z in ("graveyard", "hand", "exile")
+                                             for c in getattr(p, z)]
+
+
+def _accepted(game: Game, action: Action) -> tuple[bool, set[str]]:
+    """Whether ``game.push`` takes the action (then popped), and the reasons if not."""
+    try:
+        game.push(action)
+    except IllegalActionError as exc:
+        return False, {v.reason for v in exc.verdict.violations}  # type: ignore[union-attr]
+    except InputError:
+        return False, {"input"}
+    game.pop()
+    return True, set()
+
+
+def _with_targets(game: Game, action: Action, slots: int, seen: list[Action]) -> None:
+    """The action tried as it is, then, if only its targets were wrong, with each
+    combination of targets among all objects (for one or two targets; three: each object
+    for the first)."""
+    ok, reasons = _accepted(game, action)
+    if ok:
+        seen.append(action)
+        return
+    if reasons - TARGET_REASONS or slots == 0:
+        return
+    objects = _objects(game)
+    for n in range(1, slots + 1):
+        combos = itertools.product(objects, repeat=n) if n <= 2 else ([o] + [objects[0]] * (n - 1) for o in objects)
+        for combo in combos:
+            trial = action.model_copy(update={"targets": list(combo)})
+            if _accepted(game, trial)[0]:
+                seen.append(trial)
+
+
+def _candidates(game: Game, decision: Decision) -> list[Action]:
+    """The actions the rules accept among the broad candidates."""
+    state = game.state
+    player = decision.player
+    seen: list[Action] = []
+    if state.awaiting_targets:
+        item = state.awaiting_targets[0]
+        slots = len(stack.spec_targets(game, item))
+        objects = _objects(game)
+        for combo in itertools.chain.from_iterable(itertools.product(objects, repeat=n) for n in range(slots + 1)):
+            choice = ChooseTargets(ability=item.id or "", targets=list(combo), by=item.controller)
+            if _accepted(game, choice)[0]:
+                seen.append(choice)
+        for other in (Pass(by=player),):
+            if _accepted(game, other)[0]:
+                seen.append(other)
+        return seen
+    view = _declarations(game, decision)
+    if view is not None:
+        for declaration in view:
+            if _accepted(game, declaration)[0]:
+                seen.append(declaration)
+        return seen
+    if not decision.can_pass:
+        return [o for o in decision.options if _accepted(game, o)[0]]
+    me = state.player(player)
+    if _accepted(game, Pass(by=player))[0]:
+        seen.append(Pass(by=player))
+    for card in me.hand:
+        if _accepted(game, PlayLand(card=card.id or "", by=player))[0]:
+            seen.append(PlayLand(card=card.id or "", by=player))
+    for card, flashback in [(c, False) for c in me.hand] + [(c, True) for c in me.graveyard]:
+        spec = game.pool.get(card.card)
+        if "land" in spec.types:
+            continue
+        xs = range(0, 6) if "{X}" in (spec.mana_cost or "") else [None]
+        modes = list(range(1, len(spec.modes) + 1)) or [None]
+        kicks = (False, True) if spec.kicker else (False,)
+        buybacks = (False, True) if spec.buyback else (False,)
+        for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
+            item_targets = len(spec.modes[mode - 1].targets) if mode else len(spec.spell_targets())
+            cast = Cast(card=card.id or "", by=player, x=x, mode=mode, kicked=kicked, buyback=buyback,
+                        flashback=flashback)
+            if spec.sacrifice_cost is not None:
+                for perm in state.permanents():
+                    _with_targets(game, cast.model_copy(update={"sacrifice": [perm.id]}), item_targets, seen)
+            else:
+                _with_targets(game, cast, item_targets, seen)
+    for perm in state.permanents():
+        card = stack.permanent_card(game, perm.id or "")
+        for number, ability in enumerate(card.activated, start=1):
+            probe = Activate(source=perm.id or "", ability=number, by=player)
+            if ability.sacrifice_cost is not None:
+                for other in state.permanents():
+                    _with_targets(game, probe.model_copy(update={"sacrifice": [other.id]}), len(ability.targets), seen)
+            else:
+                _with_targets(game, probe, len(ability.targets), seen)
+        ok, reasons = _accepted(game, Activate(source=perm.id or "", color=COLORS[0], by=player))
+        if ok:
+            seen.append(Activate(source=perm.id or "", color=COLORS[0], by=player))
+        if ok or reasons <= COLOR_REASONS:
+            for color in COLORS[1:]:
+                if _accepted(game, Activate(source=perm.id or "", color=color, by=player))[0]:  # type: ignore[arg-type]
+                    seen.append(Activate(source=perm.id or "", color=color, by=player))  # type: ignore[arg-type]
+    return seen
+
+
+def _declarations(game: Game, decision: Decision) -> "LegalAttacks | LegalBlocks | None":
+    """The legal declarations, where the decision is one of attackers or blockers."""
+    if decision.sample is None:
+        return None
+    return game.legal_attacks if isinstance(decision.sample()[0], DeclareAttackers) else game.legal_blocks
+
+
+def _unpaid(action: Action) -> Action:
+    """An action without its choice of payment (an accepted action paid by default is offered
+    with some ``pay``, or without one)."""
+    return action.model_copy(update={"pay": None}) if isinstance(action, (Cast, Activate)) else action
+
+
+def _positions() -> list[Game]:
+    """Self-play positions (every other action of two games between shipped decks) and the
+    positions of every 9th scenario."""
+    games: list[Game] = []
+    decks = [load_deck(p) for p in shipped_decks().values()]
+    rng = random.Random(2009)
+    for seed in range(2):
+        a, b = rng.sample(range(len(decks)), 2)
+        game = start_game((decks[a], decks[b]), seed=seed)
+        agents = {p.name: RandomAgent(seed * 10 + i, pass_rate=0.3) for i, p in enumerate(game.state.players)}
+        for step in range(60):
+            if game_over(game):
+                break
+            if step % 2 == 1:
+                games.append(Game(game.state, game.pool))
+            decision = decisions(game)
+            game.push(agents[decision.player].choose(game, decision))
+    for path in sorted((ROOT / "scenarios").rglob("*.yaml"))[::9]:
+        try:
+            game = Game(load_scenario(path).state)
+            decisions(game)
+        except MtgaspError:
+            continue  # a position that is bad input on purpose
+        games.append(game)
+    return games
+
+
+def test_every_action_the_rules_accept_is_offered() -> None:
+    positions = _positions()
+    assert len(positions) >= 200, len(positions)
+    tried = accepted = 0
+    for game in positions:
+        if game_over(game):
+            continue
+        decision = decisions(game)
+        view = _declarations(game, decision)
+        if view is not None and len(view) > MAX_DECLARATIONS:
+            continue  # too many to list in a test
+        offered = [_unpaid(o) for o in decision.options]
+        for action in _candidates(game, decision):
+            accepted += 1
+            assert _unpaid(action) in offered, (game.state.step, game.state.turn, action, offered)
+        tried += 1
+    assert tried >= 200 and accepted >= 400, (tried, accepted)
+
+
+def test_the_ways_to_pay_part_grounds_without_warnings() -> None:
+    """The program part asked for the ways to pay (stack/mana.lp ``payments``) is grounded
+    with the whole modules and warnings on, as every other part is."""
+    from bridge.solver import Session
+    game = Game.from_scenario(ROOT / "tests/positions/duel.yaml")
+    session = Session(game.modules(*stack.ACTING), game.position.facts + '\nlisting("alice").',
+                      [("payments", ())], prune=False)
+    assert session.solve().satisfiable
