@@ -112,6 +112,8 @@ MESSAGES: dict[str, str] = {
     "mana_color_unnamed": "{0} makes mana of more than one color: name the color",
     "tap_summoning_sick": "{0} is a creature its controller hasn't controlled since the turn began, so its {{T}} "
                           "abilities can't be activated",
+    "mana_source_summoning_sick": "{0} is a creature its controller hasn't controlled continuously since his or her "
+                                  "most recent turn began, and without haste it can't be tapped for mana",
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
     "life_cost": "{0} can't pay {1} life",
     "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",

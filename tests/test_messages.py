@@ -109,6 +109,30 @@ def _requirement_kinds(rule: clingo.ast.AST, variable: str) -> set[tuple[str, in
     return set.intersection(*sets) if sets else set()  # type: ignore[arg-type]
 
 
+def _forwarded(rule: clingo.ast.AST, reason: clingo.ast.AST, objects: clingo.ast.AST,
+               depth: int = 0) -> list[tuple[clingo.ast.AST, clingo.ast.AST, clingo.ast.AST]]:
+    """(reason term, objects term, the rule they are written in) for a rule whose reason and
+    objects are variables that one body atom binds together (``violation(declared, R, X) :-
+    _wrong(O, R, X)``): the pairs the heads of that atom's rules write, followed through
+    variables again."""
+    if reason.ast_type != _T.Variable or objects.ast_type != _T.Variable:
+        return [(reason, objects, rule)]
+    for atom in _body_functions(rule):
+        names = [a.name if a.ast_type == _T.Variable else None for a in atom.arguments]
+        if reason.name not in names or objects.name not in names:
+            continue
+        r, o = names.index(reason.name), names.index(objects.name)
+        found = []
+        for _, other in RULES:
+            head = _head_function(other)
+            if head is None or head.name != atom.name or len(head.arguments) != len(atom.arguments):
+                continue
+            if depth < 4:
+                found += _forwarded(other, head.arguments[r], head.arguments[o], depth + 1)
+        return found
+    return [(reason, objects, rule)]
+
+
 def _violations() -> tuple[dict[str, set[int]], dict[str, set[tuple[str, int]]]]:
     """reason -> the numbers of values its rules pass; requirement reason -> the (kind,
     arity) of each requirement term it may name."""
@@ -118,24 +142,25 @@ def _violations() -> tuple[dict[str, set[int]], dict[str, set[tuple[str, int]]]]
         head = _head_function(rule)
         if head is None or head.name != "violation" or len(head.arguments) != 3:
             continue
-        _, reason_term, objects = head.arguments
-        if _constant(reason_term) is not None:
-            reasons = [_constant(reason_term)]
-        else:
-            assert reason_term.ast_type == _T.Variable, f"{name}: {rule}"
-            reasons = sorted(_reasons(rule, reason_term.name))
-            assert reasons, f"{name}: can't tell the reasons of {rule}"
-        size = _tuple_size(objects)
-        for reason in reasons:
-            assert reason is not None
-            if size is not None:
-                passed.setdefault(reason, set()).add(size)
-                continue
-            # a requirement the declaration leaves unobeyed: the term req(kind, ..., Effect)
-            assert objects.ast_type == _T.Variable, f"{name}: the objects of {rule} are neither a tuple nor a variable"
-            kinds = _requirement_kinds(rule, objects.name)
-            assert kinds, f"{name}: the objects of {rule} are not a requirement term"
-            requirements.setdefault(reason, set()).update(kinds)
+        for reason_term, objects, written in _forwarded(rule, head.arguments[1], head.arguments[2]):
+            if _constant(reason_term) is not None:
+                reasons = [_constant(reason_term)]
+            else:
+                assert reason_term.ast_type == _T.Variable, f"{name}: {written}"
+                reasons = sorted(_reasons(written, reason_term.name))
+                assert reasons, f"{name}: can't tell the reasons of {written}"
+            size = _tuple_size(objects)
+            for reason in reasons:
+                assert reason is not None
+                if size is not None:
+                    passed.setdefault(reason, set()).add(size)
+                    continue
+                # a requirement the declaration leaves unobeyed: the term req(kind, ..., Effect)
+                assert objects.ast_type == _T.Variable, \
+                    f"{name}: the objects of {written} are neither a tuple nor a variable"
+                kinds = _requirement_kinds(written, objects.name)
+                assert kinds, f"{name}: the objects of {written} are not a requirement term"
+                requirements.setdefault(reason, set()).update(kinds)
     return passed, requirements
 
 
