@@ -331,6 +331,8 @@ def after_pass(game: "Game", action: Pass) -> GameState:
     if state.pending_triggers:
         # CR 603.3b: abilities that triggered go on the stack before anyone acts on
         state = _give_priority(game, state, player)
+    if state.awaiting_targets:
+        return state  # CR 603.3d: their controller chooses their targets before anything else
     passed = [*state.passed, player]
     if len(set(passed)) < len(state.players):
         # CR 115.5: state-based actions are checked before the next player receives
