@@ -163,7 +163,7 @@ class Quality(_Strict):
         return term
 
     def all_terms(self) -> list[str]:
-        """The term and, for a compound quality, its sub-terms (for the quality/1 domain)."""
+        """The term and, for a compound quality, its sub-terms (for the mentioned_quality/1 facts)."""
         parts = self.parts()
         terms = list(parts)
         term = parts[0]
@@ -476,11 +476,11 @@ class TargetSpec(_Strict):
         return value
 
     def facts(self, key: str, index: int) -> list[str]:
-        out = [f"target_kind({key}, {index}, {self.kind})."]
+        out = [f"card_target_kind({key}, {index}, {self.kind})."]
         if self.quality is not None:
-            out += [f"target_filter({key}, {index}, {part})." for part in self.quality.parts()]
+            out += [f"card_target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
-            out.append(f"target_controller({key}, {index}, {self.controller}).")
+            out.append(f"card_target_controller({key}, {index}, {self.controller}).")
         for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word"):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
@@ -1040,7 +1040,7 @@ class Card(_Strict):
                 out.append(f"ability_discard({key}, {ability.discard_cost}).")
             if ability.loyalty is not None:
                 out.append(f"ability_loyalty({key}, {ability.loyalty}).")
-        out += [f"quality({q})." for q in sorted(qualities)]
+        out += [f"mentioned_quality({q})." for q in sorted(qualities)]
         if self.flip is not None:
             # CR 709.2: the flipped side's values, keyed flip(Card); its mana cost and color
             # are the card's own.

@@ -64,7 +64,8 @@ def explain(game: "object", object_id: str) -> Explanation:
     assert isinstance(game, Game)
     game._require_permanent(object_id)
     facts = game.position.facts + f'\nexplained("{object_id}").'
-    model = Session((*game.modules(), "characteristics/explain"), facts).solve().model
+    # the path through layers 1-6 is read from their states, which exist with no effect too
+    model = Session(game.modules("characteristics/explain", layers=True), facts).solve().model
     values: dict[tuple[int, int], dict[str, set[str]]] = {}
     applied: dict[tuple[int, int], clingo.Symbol] = {}
     times: dict[clingo.Symbol, int] = {}

@@ -262,7 +262,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         for ability in spec.abilities():
             if ability.quality is not None:
                 qualities.update(ability.quality.all_terms())
-        out += [f"quality({q})." for q in sorted(qualities)]
+        out += [f"mentioned_quality({q})." for q in sorted(qualities)]
 
     # CR 603.7: the delayed triggered abilities waiting
     out += delayed_facts(state.delayed_triggers)

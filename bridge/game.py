@@ -43,6 +43,7 @@ BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_searc
 ORDER = ("combat/common", "combat/order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
+DEALING_PARTS = (("dealing_combat_damage", ()),)   # the events are the combat damage assigned
 STEPS = ("combat/common", "characteristics/players", "turn/control", "turn/steps")
 # the state-based actions (regeneration replacing destruction) and the delayed triggered
 # abilities whose moment a step is: asked in the turn's session with the steps
@@ -182,14 +183,15 @@ class Game:
         # and then taken is judged once)
         self._flow_verdicts: dict[str, tuple[Verdict, frozenset[clingo.Symbol]]] = {}
 
-    def modules(self, *area: str, pt: bool = True) -> tuple[str, ...]:
+    def modules(self, *area: str, pt: bool = True, layers: bool = False) -> tuple[str, ...]:
         """The rule modules a question about this position needs: the characteristics (with
-        the states of layers 1-6 only when some effect applies in them, and layer 7 unless
-        the question never reads power and toughness), then ``area`` (``sba`` with
-        ``replacement``, whose answers on losing the game it reads)."""
+        the states of layers 1-6 only when some effect applies in them or ``layers`` asks for
+        them, and layer 7 unless the question never reads power and toughness), then ``area``
+        (``sba`` with ``replacement``, whose answers on losing the game it reads)."""
         if "sba" in area and "replacement" not in area:
             area = ("replacement", *area)
-        return (*CHARACTERISTICS, *(LAYERS if self.position.layered else ()), *(PT if pt else ()), *area)
+        layered = layers or self.position.layered
+        return (*CHARACTERISTICS, *(LAYERS if layered else ()), *(PT if pt else ()), *area)
 
     def describe(self, object_id: str) -> str:
         """An object as people read it: ``Craw Wurm (wurm)``."""
@@ -368,7 +370,8 @@ class Game:
                   for shielded, sources in action.prevent.items() for source, amount in sources.items()]
         dealing = deal or bool(action.prevent)
         modules = self.modules(*DAMAGE, *(DEALING if dealing else ()))
-        session = Session(modules, self.position.facts + "\n" + "\n".join(facts), [("damage_assignment", (DECLARED,))])
+        session = Session(modules, self.position.facts + "\n" + "\n".join(facts),
+                          [("damage_assignment", (DECLARED,)), *(DEALING_PARTS if dealing else ())])
         model = session.solve().model
         verdict = self.reader.verdict(model)
         return (verdict, model) if deal else verdict
@@ -731,7 +734,7 @@ def _check_fresh_model(game: Game, kind: str, facts: list[str], results: bool = 
     """One declaration on a fresh grounding.  The declared world is grounded and solved
     first; only when it leaves unobeyed a requirement some declaration could obey is the
     search for a better declaration grounded with it and solved."""
-    modules = _modules(game, kind)[:-1] + (("combat/results",) if results else ())
+    modules = _modules(game, kind)[:-1] + ((f"combat/{kind}_results",) if results else ())
     position = game.position.facts + "\n" + "\n".join(facts)
     model = Session(modules, position, [(kind, (DECLARED,))]).solve().model
     needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
@@ -758,13 +761,13 @@ class _DeclarationChecker:
         # CR 508.1d, 509.1c: only the maximum matters; with no requirement to obey, any legal
         # declaration shows it (listing them all is exponential in the creatures)
         search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve(best=True).model
-        extra = [f"{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
+        extra = [f"known_{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
         self._search = search
-        # with what a declaration does (combat/results), so that the one taken needs no grounding
-        self.session = Session((*_modules(game, kind)[:-1], "combat/results"),
+        # with what a declaration does (combat/*_results), so that the one taken needs no grounding
+        self.session = Session((*_modules(game, kind)[:-1], f"combat/{kind}_results"),
                                game.position.facts + "\n" + "\n".join(extra),
                                [(kind, (DECLARED,)), (f"{kind}_externals", ()), (f"{kind}_judgement", ())])
-        pred = "declared_block" if kind == "block" else "declared_attack"
+        pred = "assumed_block" if kind == "block" else "assumed_attack"
         self._literals = self.session.free_externals(pred, 2)
 
     def possible_pairs(self) -> set[tuple[object, ...]]:

@@ -40,6 +40,8 @@ ACTING = ("combat/common", "characteristics/players", "turn/priority", "stack/ob
 PRIORITY = ("inputs", "turn/priority")
 RESOLVING = ("combat/common", "characteristics/players", "stack/objects", "stack/targets", "stack/resolve",
              "stack/zones", "stack/damage", "stack/keywords", "regeneration", "combat/damage_dealing")
+# the damage the resolving object deals is dealt by combat/damage_dealing.lp's rules
+RESOLVING_PARTS = (("dealing_spell_damage", ()),)
 MAIN_STEPS = ("main1", "main2")
 
 
@@ -760,7 +762,7 @@ def resolve_top(game: "Game") -> GameState:
     state = game.state
     top = state.stack[0]
     facts = game.position.facts + f"\nresolving({asp_string(top.id or '')})."
-    model = Session(game.modules(*RESOLVING), facts).solve().model
+    model = Session(game.modules(*RESOLVING), facts, RESOLVING_PARTS).solve().model
     leaving = _leaving_stack(model)
     where = leaving.get(top.id or "")
     if where is None:

@@ -67,6 +67,6 @@ def test_damage_follows_the_chosen_order(case: dict) -> None:
     game = Game(state)
     # the rules' own answer, before state-based actions (the marked damage may be lethal)
     facts = game.position.facts + f"\nresolving({asp_string('blast')})."
-    model = Session(game.modules(*stack.RESOLVING), facts).solve().model
+    model = Session(game.modules(*stack.RESOLVING), facts, stack.RESOLVING_PARTS).solve().model
     marked = {s.arguments[0].string: s.arguments[1].number for s in model if s.match("damage_marked", 2)}
     assert marked.get("cleric", 0) == expected(case), (case, marked)

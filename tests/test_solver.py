@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import clingo
 import pytest
 
 from bridge.errors import RuleModuleError
-from bridge.game import LAYERS
 from bridge.solver import Session, module_statements, solve
 
 
@@ -43,21 +41,6 @@ def test_unsafe_variable_is_an_error() -> None:
 def test_unknown_module() -> None:
     with pytest.raises(RuleModuleError, match="not found"):
         module_statements("combat/no_such_module")
-
-
-def test_every_rule_module_grounds_without_warnings() -> None:
-    modules = ["inputs", "characteristics/effects", "characteristics/final", *LAYERS, "characteristics/pt", "characteristics/show", "characteristics/players", "characteristics/explain", "combat/common", "combat/attack",
-               "combat/block", "combat/declared", "combat/attack_search", "combat/block_search",
-               "combat/order", "combat/results", "combat/citations", "combat/damage_assignment", "combat/damage_dealing",
-               "replacement", "sba", "turn/control", "regeneration", "stack/objects", "stack/targets", "stack/resolve",
-               "stack/zones", "stack/damage", "stack/keywords", "stack/delayed"]
-    declared, search = clingo.Function("declared"), clingo.Function("search")
-    session = Session(modules, "", [("attack", (declared,)), ("attack", (search,)), ("attack_search", ()),
-                                    ("attack_search_always", ()), ("block", (declared,)), ("block", (search,)),
-                                    ("block_search", ()), ("block_search_always", ()), ("order_choices", ()),
-                                    ("damage_assignment", (declared,)), ("damage_assignment", (search,)),
-                                    ("damage_search", ())])
-    assert session.solve().satisfiable
 
 
 def test_externals_are_fixed_per_solve() -> None:
