@@ -44,6 +44,7 @@ class Module:
     reads: dict[Signature, int] = field(default_factory=dict)
     defined: dict[Signature, int] = field(default_factory=dict)
     shown: dict[Signature, int] = field(default_factory=dict)
+    outputs: dict[Signature, int] = field(default_factory=dict)  # terms of #show Term : Body
     rule_lines: list[int] = field(default_factory=list)     # first line of every rule, #external, #minimize
     parts: dict[str, int] = field(default_factory=dict)     # program part -> number of parameters
 
@@ -109,6 +110,7 @@ def _parse(name: str) -> Module:
             module.rule_lines.append(line)
         elif s.ast_type == _T.ShowTerm:
             note(module.reads, _atoms(s.body), line)
+            note(module.outputs, _signatures(s.term), line)
         elif s.ast_type == _T.ShowSignature:
             module.shown.setdefault((s.name, s.arity), line)
         elif s.ast_type == _T.Defined:
@@ -160,6 +162,12 @@ def _read_by_bridge(sig: Signature) -> bool:
 BRIDGE_READS = _bridge_reads()
 
 
+def test_the_bridge_reads_are_found() -> None:
+    sigs, names = BRIDGE_READS
+    assert {("violation", 3), ("cites", 3), ("legal_target", 3), ("sba", 2)} <= sigs
+    assert {"has_name", "has_type", "explain_value"} <= names
+
+
 # ---------------------------------------------------------------------- the predicate table
 def _readme_predicates() -> set[Signature]:
     """The predicates named in the first column of the README's predicate tables: `name/N`,
@@ -191,13 +199,14 @@ def _readme_predicates() -> set[Signature]:
 
 def test_every_public_predicate_is_in_the_readme_table() -> None:
     named = _readme_predicates()
-    missing = {sig for sig in _all("derives") | _all("reads") | _all("defined") if _public(sig)} - named
+    missing = {sig for sig in _all("derives") | _all("reads") | _all("defined") | _all("outputs")
+               if _public(sig)} - named
     assert not missing, "predicates without a row in asp_rules/README.md:\n" + \
         "\n".join(f"  {n}/{a} ({_where('derives', (n, a)) or _where('reads', (n, a))})" for n, a in sorted(missing))
 
 
 def test_the_readme_table_names_no_predicate_the_modules_lack() -> None:
-    known = _all("derives") | _all("reads") | _all("defined")
+    known = _all("derives") | _all("reads") | _all("defined") | _all("outputs")
     stale = _readme_predicates() - known
     assert not stale, "rows of asp_rules/README.md naming no predicate of the modules:\n" + \
         "\n".join(f"  {n}/{a}" for n, a in sorted(stale))
@@ -279,17 +288,29 @@ def test_every_module_cites_the_rules() -> None:
 
 
 def _uncited(m: Module) -> Iterator[int]:
-    """The first lines of the rules of a module with no ``% CR`` comment above their group."""
+    """The first lines of the rules of a module with no ``% CR`` comment above their group: in
+    the comment right above the group's first line, or a few lines further up in the section."""
     lines = m.lines
+
+    def divider(line: str) -> bool:
+        return line.startswith(("% ---", "% ===", "#program"))
+
     for start in m.rule_lines:
         i = start - 1
         while i >= 1 and lines[i - 1].strip() and not lines[i - 1].lstrip().startswith(("%", "#program")):
-            i -= 1
+            i -= 1          # up the group: lines with no blank line or comment between them
+        if i >= 1 and lines[i - 1].startswith("#program"):
+            i -= 1          # a part's first group: the comment above the part's name
+        while i >= 1 and lines[i - 1].startswith("%") and not _CR.search(lines[i - 1]) \
+                and not divider(lines[i - 1]):
+            i -= 1          # up the comment right above it
+        if i >= 1 and _CR.search(lines[i - 1]):
+            continue
         for j in range(i, max(0, i - _REACH), -1):
             line = lines[j - 1].strip()
             if _CR.search(line):
                 break
-            if line.startswith(("% ---", "% ===", "#program")):
+            if divider(line):
                 yield start
                 break
         else:
@@ -381,7 +402,8 @@ def companies() -> list[tuple[tuple[str, ...], tuple[Part, ...]]]:
         (game.DAMAGE, True, (("damage_assignment", D), ("damage_assignment", S), ("damage_search", ()))),
         ((*game.DAMAGE, *game.DEALING), True, (("damage_assignment", D), *game.DEALING_PARTS)),
         ((*game.DAMAGE, "combat/damage_explain"), True, (("damage_assignment", D),)),
-        ((*game.SBA, *game.STEPS), True, ()), (stack.ACTING, True, ()), (stack.RESOLVING, True, stack.RESOLVING_PARTS),
+        ((*game.SBA, *game.STEPS), True, ()), (stack.ACTING, True, (("payments", ()),)),
+        (stack.RESOLVING, True, stack.RESOLVING_PARTS),
         (("stack/objects", "stack/triggers"), True, ()), (("combat/common",), True, ()),
         (replacement.MODULES, False, ())]
     out = [(_engine_modules(*area, layered=layered, pt=pt), parts)
