@@ -5,7 +5,9 @@ derives (its head, an ``#external``), those it reads (its body, the conditions i
 an ``#external``'s condition, ``#minimize``/``#maximize``, ``#show`` terms), the
 ``#defined`` inputs and the ``#show`` outputs.  On them: every public predicate has a row in
 ``asp_rules/README.md``; ``#defined`` declares only true inputs (facts the bridge gives),
-never a derived predicate; nothing derived goes unread and no input is given for nothing;
+never a derived predicate; nothing derived goes unread (a rule reads it, a module shows it,
+or the bridge reads it from an answer: ``s.match("name", arity)``, ``.name == "name"``) and
+no input is given for nothing;
 every module has its header and cites the rules it implements, every rule or group of rules
 under a ``% CR`` comment, with rule numbers the October 2009 rules text has; and every
 module grounds without a warning in each company the engine loads it with.
