@@ -22,7 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bridge.errors import InputError, UnknownCardError
+from bridge.errors import InputError, UnknownCardError, quote
+from bridge.limits import MAX_NAME
 from bridge.paths import cards_dir
 from bridge.reading import read_yaml, validation_error
 
@@ -1130,14 +1131,19 @@ class CardPool:
         return card
 
     def __contains__(self, name: str) -> bool:
-        return (self.folder / f"{slug(name)}.yaml").is_file()
+        if not isinstance(name, str) or len(name) > MAX_NAME:  # a name never becomes a path unchecked
+            return False
+        key = slug(name)
+        return bool(key) and (self.folder / f"{key}.yaml").is_file()
 
     def _load(self, key: str, name: str) -> Card:
+        if len(name) > MAX_NAME:
+            raise UnknownCardError(f"unknown card {quote(name)}: a name is at most {MAX_NAME} characters")
         path = self.folder / f"{key}.yaml"
         if not key or not path.is_file():
             close = difflib.get_close_matches(key, self.names(), n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise UnknownCardError(f"unknown card {name!r}{hint}")
+            raise UnknownCardError(f"unknown card {quote(name)}{hint}")
         return load_card_file(path)
 
     def all(self) -> list[Card]:

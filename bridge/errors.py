@@ -44,6 +44,8 @@ def quote(value: object, limit: int = VALUE_CHARS) -> str:
     """A value from the input as a message shows it: text in quotes, anything else as it is
     written in a file (JSON), on one line and shortened in the middle."""
     if isinstance(value, str):
+        if len(value) <= limit and value.isprintable():
+            return repr(value)
         return "'" + one_line(value, limit) + "'"
     try:
         text = json.dumps(value, ensure_ascii=False, default=str)

@@ -35,6 +35,8 @@ def read_text(path: Path | str, limit: int = MAX_FILE_BYTES, what: str = "the fi
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise InputError(f"can't read {what}: {reason}", source=source) from None
+    except ValueError:  # a name no file can have (a null character)
+        raise InputError(f"can't read {what}: no file can have this name", source=source) from None
     if len(data) > limit:
         raise InputError(f"{what} is larger than the limit of {limit:,} bytes", source=source)
     return decode(data, source)
