@@ -90,6 +90,9 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except click.ClickException as exc:  # a bad option: its value quoted on one line, shortened
+            exc.message = one_line(exc.message, 500)
+            raise
         except KeyboardInterrupt:
             sys.stdout.flush()
             click.echo("interrupted", err=True)
@@ -324,12 +327,14 @@ def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actio
         """A line typed at the prompt (the clock stopped meanwhile): q at the end of the input;
         anything other than q or a number of a few digits is shown as not understood."""
         click.echo(prompt, nl=False)
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: text that isn't UTF-8 is not understood
         with deadline.paused():
-            line = sys.stdin.readline(MAX_PROMPT + 1)
-            if len(line) > MAX_PROMPT:  # the rest of a line too long to be an answer
-                while line and not line.endswith("\n"):
-                    line = sys.stdin.readline(MAX_PROMPT + 1)
+            raw = stream.readline(MAX_PROMPT + 1)
+            if len(raw) > MAX_PROMPT:  # the rest of a line too long to be an answer
+                while raw and raw[-1:] not in ("\n", b"\n"):
+                    raw = stream.readline(MAX_PROMPT + 1)
                 return "?"
+        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
         answer = line.strip() if line else "q"
         if answer in ("q", "quit", ""):
             quit_asked.append(True)
