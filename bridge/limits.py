@@ -78,25 +78,29 @@ class Deadline:
         if self.seconds <= 0:
             return self
         self._alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-        if self._alarm:
-            self._previous = signal.signal(signal.SIGALRM, self._ring)
-        self._start()
+        if sys.unraisablehook is not _quiet_unraisable:
+            sys.unraisablehook = _quiet_unraisable
         if self.hard_exit:
             threading.Thread(target=self._watch, name="mtgasp-deadline", daemon=True).start()
+        if self._alarm:
+            self._previous = signal.signal(signal.SIGALRM, self._ring)
+        self._start()  # last: from here on the alarm may ring, and __exit__ follows
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.seconds <= 0:
             return
+        self._done.set()  # first: an alarm that rings from here on does nothing
         self._stop()
-        self._done.set()
         if self._alarm:
             signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
 
     def _start(self) -> None:
         self._ends = time.monotonic() + max(self._remaining, 0.0)
         if self._alarm:
-            signal.setitimer(signal.ITIMER_REAL, max(self._remaining, 1e-3))
+            # it rings again and again until the work stops: an exception raised where Python
+            # ignores it (a finalizer) is not the end of it
+            signal.setitimer(signal.ITIMER_REAL, max(self._remaining, 1e-3), 0.05)
 
     def _stop(self) -> None:
         if self._alarm:
@@ -106,8 +110,9 @@ class Deadline:
             self._ends = None
 
     def _ring(self, signum: int, frame: FrameType | None) -> None:
+        if self._done.is_set() or self._ends is None:  # stopped or paused meanwhile
+            return
         self._remaining = 0
-        self._ends = time.monotonic()
         raise TimeLimitReached(self.seconds)
 
     def paused(self) -> "_Pause":
@@ -125,6 +130,14 @@ class Deadline:
                     sys.stderr.flush()
                 finally:
                     os._exit(TIME_LIMIT_STATUS)
+
+
+def _quiet_unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
+    """The time limit reached inside a finalizer, where Python can't raise it: nothing to
+    tell (the alarm rings again where it can); anything else as Python tells it."""
+    if unraisable.exc_type is not None and issubclass(unraisable.exc_type, TimeLimitReached):
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 class _Pause:
