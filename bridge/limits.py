@@ -45,9 +45,11 @@ class TimeLimitReached(BaseException):
     """The time limit of the work under way passed.  A ``BaseException``: it passes through
     the ``except Exception`` of code that reports a failure and goes on, like an interrupt."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        super().__init__(f"the time limit of {seconds:g} s was reached")
+    def __init__(self, seconds: "float | TimeLimitReached" = 0.0) -> None:
+        if isinstance(seconds, TimeLimitReached):  # raised again by clingo, which passes the exception
+            seconds = seconds.seconds
+        self.seconds = float(seconds)
+        super().__init__(f"the time limit of {self.seconds:g} s was reached")
 
 
 class Deadline:

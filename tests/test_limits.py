@@ -289,3 +289,19 @@ def test_one_line_escapes_and_shortens() -> None:
     assert quote("Ajani's") == '"Ajani\'s"' and quote({"a": [1]}) == '{"a": [1]}'
     error = InputError("bad\nvalue " + "v" * 5000, source="f\n.yaml", location="line 1")
     assert str(error).startswith("f\\n.yaml: line 1: bad\\nvalue ") and len(str(error)) < 1000
+
+
+def test_a_count_inside_the_solver_stops_at_the_time_limit(tmp_path: Path) -> None:
+    """Hundreds of creatures: the count of legal blocks is stopped inside clingo's solving,
+    which raises the time limit again as its own."""
+    attackers = ", ".join(f"{{id: a{i}, card: Craw Wurm, attacking: bob, tapped: true}}" for i in range(150))
+    blockers = ", ".join(f"{{id: b{i}, card: Grizzly Bears}}" for i in range(150))
+    path = tmp_path / "many.yaml"
+    path.write_text(HEAD.replace("  active: alice\n", "  active: alice\n  step: declare_blockers\n")
+                    + f"    - {{name: alice, battlefield: [{attackers}]}}\n    - {{name: bob, battlefield: [{blockers}]}}\n"
+                    + "expect: {legal_block_count: 3}\n")
+    for command in (["blocks", "--count"], ["check"]):
+        started = time.monotonic()
+        result = CliRunner().invoke(main, [*command, "--time-limit", "2", str(path)])
+        assert result.exit_code == TIME_LIMIT_STATUS, result.output
+        assert "time limit of 2 s" in result.output and time.monotonic() - started < 15
