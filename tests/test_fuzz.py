@@ -301,6 +301,14 @@ def test_prompt_input(folder: Path, typed: bytes, opponent: str) -> None:
     log.unlink(missing_ok=True)
 
 
+# ------------------------------------------------------------------ puzzle files
+# Puzzle files (a position and a goal, for `mtgasp solve` and `mtgasp verify`) join the
+# suite when the format and the commands exist: their bases are the bundled puzzles, their
+# values come from schemas/puzzle.schema.json through from_definition, they are broken by
+# broken_document and broken_text like the scenarios above, and each run is
+# run_command("puzzle", ["solve", "--time-limit", str(TIME_LIMIT), str(path)], [path]).
+
+
 # ------------------------------------------------------------------ command-line arguments
 odd_names = st.one_of(st.sampled_from(["random:", "random:x", "random:" + "9" * 5000, "random:-1", "random:²",
                                        "../escaped", "", "x" * 5000, "decks", "/", "red_goblins", "random:12"]),
