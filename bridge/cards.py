@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bridge.errors import InputError, UnknownCardError, quote
-from bridge.limits import MAX_NAME
+from bridge.errors import InputError, UnknownCardError, quote, shorten
+from bridge.limits import MAX_INTEGER, MAX_NAME
 from bridge.paths import cards_dir
 from bridge.reading import read_yaml, validation_error
 
@@ -760,6 +760,15 @@ class TriggeredAbility(_Strict):
 DelayedTrigger.model_rebuild()
 
 
+def _cost_numbers(value: str | None) -> str | None:
+    """A mana cost whose generic amounts are within the limit on numbers."""
+    for digits in re.findall(r"\d+", value or ""):
+        if len(digits) > 7 or int(digits) > MAX_INTEGER:
+            raise ValueError(f"the number {shorten(digits, 40)} in a mana cost is larger than the limit of "
+                             f"{MAX_INTEGER:,}")
+    return value
+
+
 class Mode(_Strict):
     """One mode of a modal spell ("Choose one —", CR 700.2): its targets and what it does."""
 
@@ -775,6 +784,8 @@ class ActivatedAbility(_Strict):
     cost: str = Field("", pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="mana cost of activation")
     tap: bool = Field(False, description="{T} is part of the cost (CR 302.6 for creatures)")
     sacrifice_self: bool = False
+
+    _cost_numbers = field_validator("cost")(_cost_numbers)
     sacrifice_cost: Quality | None = Field(None, description='"Sacrifice a <quality>" in the cost (the activation '
                                                              'names it: `sacrifice: [id]`)')
     pay_life: int = Field(0, ge=0)
@@ -853,6 +864,8 @@ class Card(_Strict):
                                                                           'blockers are declared"')
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
+
+    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip")(_cost_numbers)
 
     @model_validator(mode="before")
     @classmethod
