@@ -625,6 +625,13 @@ class ResolveStep(_Strict):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
         if self.count is not None and self.count.other:
             raise ValueError("a step's count has a quality and a controller; `other` is not in its vocabulary")
+        if self.create_tokens is not None:
+            n = self.create_tokens.get("count", 1)
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_INTEGER:
+                raise ValueError(f"create_tokens: count is a whole number from 0 to {MAX_INTEGER:,}")
+            blocking = self.create_tokens.get("blocking")
+            if blocking is not None and (not isinstance(blocking, str) or blocking not in REFERENCES):
+                raise ValueError(f"create_tokens: blocking is a reference; known: {', '.join(REFERENCES)}")
         return self
 
     @property
