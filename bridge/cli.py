@@ -52,7 +52,12 @@ def _show(path: object) -> str:
     return one_line(str(path), 200)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, exc: Exception | None = None) -> None:
+    """End the command on an error: exit 2 for bad input; exit 1 when ``exc`` is the
+    engine's own failure (a rule module that can't be grounded), which no input explains."""
+    if exc is not None and not isinstance(exc, InputError):
+        click.echo(f"error: the engine failed ({type(exc).__name__}): {one_line(message, 1000)}", err=True)
+        sys.exit(1)
     click.echo(f"error: {one_line(message, 1000)}", err=True)
     sys.exit(2)
 
@@ -130,7 +135,7 @@ def check(paths: tuple[str, ...], quiet: bool, time_limit: float) -> None:
             timed_out += 1
             click.echo(f"TIME  {_show(path)}: stopped by the time limit of {time_limit:g} s")
             continue
-        except MtgaspError as exc:
+        except InputError as exc:
             errors += 1
             click.echo(f"ERROR {one_line(str(exc), 1000)}")
             continue
@@ -165,7 +170,7 @@ def _load(path: str) -> tuple[Scenario, Game]:
         scenario = load_scenario(Path(path))
         return scenario, Game(scenario.state)
     except MtgaspError as exc:
-        _fail(str(exc.at(source=path)) if isinstance(exc, InputError) else f"{path}: {exc}")
+        _fail(str(exc.at(source=path)) if isinstance(exc, InputError) else f"{path}: {exc}", exc)
         raise  # unreachable
 
 
@@ -193,13 +198,13 @@ def _explain(path: str, object_id: str | None, damage: bool) -> None:
         try:
             click.echo(format_explanation(game, explain_object(game, object_id)))
         except MtgaspError as exc:
-            _fail(f"{path}: {exc}")
+            _fail(f"{path}: {exc}", exc)
         return
     if damage:
         try:
             click.echo(format_damage(game, explain_damage(game)))
         except MtgaspError as exc:
-            _fail(f"{path}: {exc}")
+            _fail(f"{path}: {exc}", exc)
         return
     click.echo(f"{scenario.title}  [{', '.join(scenario.cite)}]")
     _say_partial(game.partial_cards())
@@ -210,13 +215,13 @@ def _explain(path: str, object_id: str | None, damage: bool) -> None:
             default_choices(game, action)
             verdict = game.check(action)
         except MtgaspError as exc:
-            _fail(f"{path}: do[{index}]: {exc}")
+            _fail(f"{path}: do[{index}]: {exc}", exc)
             return
         if action.kind == "assign_damage":
             try:
                 click.echo(format_damage(game, explain_damage(game)))
             except MtgaspError as exc:
-                _fail(f"{path}: do[{index}]: {exc}")
+                _fail(f"{path}: do[{index}]: {exc}", exc)
                 return
         click.echo(f"do[{index}] {action.kind}: {'legal' if verdict.legal else 'illegal'}")
         for v in verdict.violations:
@@ -241,7 +246,7 @@ def _declarations(path: str, kind: str, count: bool, time_limit: float) -> None:
                 click.echo(_format(game, declaration))
         click.echo(f"{n} legal declaration(s)")
     except MtgaspError as exc:
-        _fail(f"{path}: {exc}")
+        _fail(f"{path}: {exc}", exc)
     except TimeLimitReached:
         done = "the count was not finished" if count else f"{n} legal declaration(s) listed above, and maybe more"
         _out_of_time(f"{path}: the time limit of {time_limit:g} s was reached: {done}")
@@ -360,7 +365,7 @@ def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actio
     except TimeLimitReached:
         stopped = f"{path}: the time limit of {time_limit:g} s was reached after {len(game.log)} actions"
     except MtgaspError as exc:
-        _fail(f"{path}: {exc}")
+        _fail(f"{path}: {exc}", exc)
     click.echo(describe_game(game))
     winner = game.winner()
     click.echo(f"winner: {winner}" if winner else f"no winner after {len(game.log)} actions")
@@ -390,7 +395,7 @@ def replay(log_path: str, time_limit: float) -> None:
         with Deadline(time_limit):
             game = Game.replay(data)
     except MtgaspError as exc:
-        _fail(f"{log_path}: {exc}")
+        _fail(f"{log_path}: {exc}", exc)
         return
     except TimeLimitReached:
         actions = data.get("actions") if isinstance(data, dict) else None
@@ -476,7 +481,7 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         recorded = ResultsFile(Path(results_path), warn=lambda text: click.echo(f"warning: {text}", err=True)) \
             if results_path else None
     except MtgaspError as exc:
-        _fail(str(exc))
+        _fail(str(exc), exc)
         return
     if log_dir:
         _writable_folder(Path(log_dir), "game logs")

@@ -66,7 +66,8 @@ def run_command(target: str, args: list[str], inputs: list[Path], stdin: bytes |
         trace = "".join(traceback.format_exception(result.exception))
         pytest.fail(f"{args}: the command raised {type(result.exception).__name__}:\n{trace[-3000:]}")
     code = result.exit_code
-    OUTCOMES[(target, str(code))] += 1
+    engine_failed = code == 1 and ("the engine failed" in output or "CRASH" in output)
+    OUTCOMES[(target, f"{code} (the engine failed)" if engine_failed else str(code))] += 1
     assert code in (0, 1, 2, TIME_LIMIT_STATUS), f"{args}: exit status {code}\n{output[-2000:]}"
     assert code != INTERRUPT_STATUS
     assert "Traceback" not in output, output[-3000:]

@@ -312,3 +312,21 @@ def test_a_count_inside_the_solver_stops_at_the_time_limit(tmp_path: Path) -> No
         result = CliRunner().invoke(main, [*command, "--time-limit", "2", str(path)])
         assert result.exit_code == TIME_LIMIT_STATUS, result.output
         assert "time limit of 2 s" in result.output and time.monotonic() - started < 15
+
+
+def test_an_engine_failure_is_not_bad_input(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A rule module that fails to ground is the engine's failure: exit 1, said as such, not
+    exit 2 as if the file were wrong."""
+    import bridge.cli as cli
+    from bridge.errors import RuleModuleError
+
+    def failing(*args: object) -> None:
+        raise RuleModuleError("grounding failed: a fault planted by the test")
+    path = tmp_path / "s.yaml"
+    path.write_text(scenario() + "do: [pass]\n")
+    monkeypatch.setattr(cli.Game, "check", failing)
+    result = CliRunner().invoke(cli.main, ["explain", str(path)])
+    assert result.exit_code == 1 and "error: the engine failed (RuleModuleError)" in result.output
+    monkeypatch.setattr(cli, "run_scenario", failing)
+    result = CliRunner().invoke(cli.main, ["check", str(path)])
+    assert result.exit_code == 1 and "CRASH" in result.output and "a fault planted" in result.output
