@@ -463,10 +463,12 @@ class GameState(_Model):
             if not isinstance(player, dict):
                 continue
             for zone in ZONES:
-                for obj in player.get(zone) or []:
+                objs = player.get(zone)
+                for obj in objs if isinstance(objs, list) else []:
                     if isinstance(obj, dict) and isinstance(obj.get("id"), str):
                         taken.add(obj["id"])
-        for item in value.get("stack") or []:
+        items = value.get("stack") if isinstance(value.get("stack"), list) else []
+        for item in items:
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 taken.add(item["id"])
         players = []
@@ -489,7 +491,7 @@ class GameState(_Model):
                 player[zone] = new
             players.append(player)
         stack = []
-        for item in value.get("stack") or []:
+        for item in items:
             if isinstance(item, str):
                 item = {"card": item}
             if isinstance(item, dict) and item.get("id") is None:
@@ -497,8 +499,8 @@ class GameState(_Model):
                 item = {**item, "id": fresh(base)}
             stack.append(item)
         out = {**value, "players": players}
-        if "stack" in value:
-            out["stack"] = stack
+        if "stack" in value and (value["stack"] is None or isinstance(value["stack"], list)):
+            out["stack"] = stack  # an empty `stack:` is no stack; anything else stays, for validation to name
         return out
 
     # ------------------------------------------------------------------ queries

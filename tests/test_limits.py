@@ -330,3 +330,14 @@ def test_an_engine_failure_is_not_bad_input(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setattr(cli, "run_scenario", failing)
     result = CliRunner().invoke(cli.main, ["check", str(path)])
     assert result.exit_code == 1 and "CRASH" in result.output and "a fault planted" in result.output
+
+
+@pytest.mark.parametrize("broken", [{"battlefield": -1}, {"hand": "Forest"}, {"library": {"a": 1}}])
+def test_a_zone_that_is_not_a_list(tmp_path: Path, broken: dict[str, object]) -> None:
+    path = tmp_path / "log.json"
+    players = [{"name": "alice"}, {"name": "bob", **broken}]
+    path.write_text(json.dumps({"state": {"active": "alice", "players": players}, "actions": []}))
+    zone = next(iter(broken))
+    one_error(["replay", str(path)], f"state.players[1].{zone}", "valid list")
+    path.write_text(json.dumps({"state": {"active": "alice", "stack": 5, "players": players[:1] + [{"name": "bob"}]}}))
+    one_error(["replay", str(path)], "state.stack", "valid list")
