@@ -22,7 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bridge.errors import InputError, UnknownCardError
+from bridge.errors import InputError, UnknownCardError, quote, shorten
+from bridge.limits import MAX_INTEGER, MAX_NAME
 from bridge.paths import cards_dir
 from bridge.reading import read_yaml, validation_error
 
@@ -624,6 +625,13 @@ class ResolveStep(_Strict):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
         if self.count is not None and self.count.other:
             raise ValueError("a step's count has a quality and a controller; `other` is not in its vocabulary")
+        if self.create_tokens is not None:
+            n = self.create_tokens.get("count", 1)
+            if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_INTEGER:
+                raise ValueError(f"create_tokens: count is a whole number from 0 to {MAX_INTEGER:,}")
+            blocking = self.create_tokens.get("blocking")
+            if blocking is not None and (not isinstance(blocking, str) or blocking not in REFERENCES):
+                raise ValueError(f"create_tokens: blocking is a reference; known: {', '.join(REFERENCES)}")
         return self
 
     @property
@@ -759,6 +767,15 @@ class TriggeredAbility(_Strict):
 DelayedTrigger.model_rebuild()
 
 
+def _cost_numbers(value: str | None) -> str | None:
+    """A mana cost whose generic amounts are within the limit on numbers."""
+    for digits in re.findall(r"\d+", value or ""):
+        if len(digits) > 7 or int(digits) > MAX_INTEGER:
+            raise ValueError(f"the number {shorten(digits, 40)} in a mana cost is larger than the limit of "
+                             f"{MAX_INTEGER:,}")
+    return value
+
+
 class Mode(_Strict):
     """One mode of a modal spell ("Choose one —", CR 700.2): its targets and what it does."""
 
@@ -774,6 +791,8 @@ class ActivatedAbility(_Strict):
     cost: str = Field("", pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="mana cost of activation")
     tap: bool = Field(False, description="{T} is part of the cost (CR 302.6 for creatures)")
     sacrifice_self: bool = False
+
+    _cost_numbers = field_validator("cost")(_cost_numbers)
     sacrifice_cost: Quality | None = Field(None, description='"Sacrifice a <quality>" in the cost (the activation '
                                                              'names it: `sacrifice: [id]`)')
     pay_life: int = Field(0, ge=0)
@@ -852,6 +871,8 @@ class Card(_Strict):
                                                                           'blockers are declared"')
     flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
                                                  "power, toughness and abilities")
+
+    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip")(_cost_numbers)
 
     @model_validator(mode="before")
     @classmethod
@@ -1130,14 +1151,19 @@ class CardPool:
         return card
 
     def __contains__(self, name: str) -> bool:
-        return (self.folder / f"{slug(name)}.yaml").is_file()
+        if not isinstance(name, str) or len(name) > MAX_NAME:  # a name never becomes a path unchecked
+            return False
+        key = slug(name)
+        return bool(key) and (self.folder / f"{key}.yaml").is_file()
 
     def _load(self, key: str, name: str) -> Card:
+        if len(name) > MAX_NAME:
+            raise UnknownCardError(f"unknown card {quote(name)}: a name is at most {MAX_NAME} characters")
         path = self.folder / f"{key}.yaml"
         if not key or not path.is_file():
             close = difflib.get_close_matches(key, self.names(), n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise UnknownCardError(f"unknown card {name!r}{hint}")
+            raise UnknownCardError(f"unknown card {quote(name)}{hint}")
         return load_card_file(path)
 
     def all(self) -> list[Card]:

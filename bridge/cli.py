@@ -2,7 +2,9 @@
 
 Exit status: 0 when everything asked for holds, 1 when a scenario's expectation differs (or
 a scenario made the engine fail: reported with its file, and the run goes on),
-2 when a file can't be used (the message names the file, the place and the problem).
+2 when a file can't be used (the message names the file, the place and the problem),
+3 when the time limit (``--time-limit``) stopped the work (what was done is reported),
+130 when an interrupt (Ctrl-C) stopped it.
 """
 
 from __future__ import annotations
@@ -11,17 +13,19 @@ import itertools
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from bridge.cards import CardPool
-from bridge.errors import InputError, MtgaspError
+from bridge.errors import InputError, MtgaspError, one_line, quote
 from bridge.game import Game, partial_cards
+from bridge.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
 from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
 from bridge.scenario import default_choices, load_scenario, run_scenario
+from bridge.writing import write_whole
 
 if TYPE_CHECKING:
     from bridge.selfplay import Deck
@@ -32,16 +36,43 @@ __all__ = ["main"]
 def _files(paths: Iterable[str]) -> list[Path]:
     out: list[Path] = []
     for p in map(Path, paths):
-        if p.is_dir():
+        try:
+            folder = p.is_dir()
+        except (OSError, ValueError):  # a name no file can have: reading it says so
+            folder = False
+        if folder:
             out.extend(sorted(p.rglob("*.yaml")))
         else:
             out.append(p)
     return out
 
 
-def _fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
+def _show(path: object) -> str:
+    """A file's name as a report line shows it: one line, shortened in the middle."""
+    return one_line(str(path), 200)
+
+
+def _fail(message: str, exc: Exception | None = None) -> None:
+    """End the command on an error: exit 2 for bad input; exit 1 when ``exc`` is the
+    engine's own failure (a rule module that can't be grounded), which no input explains."""
+    if exc is not None and not isinstance(exc, InputError):
+        click.echo(f"error: the engine failed ({type(exc).__name__}): {one_line(message, 1000)}", err=True)
+        sys.exit(1)
+    click.echo(f"error: {one_line(message, 1000)}", err=True)
     sys.exit(2)
+
+
+def _out_of_time(message: str) -> None:
+    """The time limit stopped the command: say what was done, exit 3."""
+    click.echo(f"stopped: {one_line(message, 1000)}", err=True)
+    sys.exit(TIME_LIMIT_STATUS)
+
+
+def _time_limit(default: float, what: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    return click.option("--time-limit", "time_limit", default=default, show_default=True,
+                        type=click.FloatRange(min=0, max=10 ** 7),
+                        help=f"seconds {what} may take (0: no limit); past it the command stops, says what it "
+                             f"has done, and exits with status {TIME_LIMIT_STATUS}")
 
 
 def _writable_folder(folder: Path, what: str) -> None:
@@ -57,42 +88,74 @@ def _writable_folder(folder: Path, what: str) -> None:
         _fail(f"{folder}: can't write {what} there: permission denied")
 
 
-@click.group()
+class _Commands(click.Group):
+    """The commands, each of which ends on an interrupt with status 130 (said on one line),
+    never a traceback, and on a time limit that escaped it with status 3."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:  # a bad option: its value quoted on one line, shortened
+            exc.message = one_line(exc.message, 500)
+            raise
+        except KeyboardInterrupt:
+            sys.stdout.flush()
+            click.echo("interrupted", err=True)
+            raise click.exceptions.Exit(INTERRUPT_STATUS) from None
+        except TimeLimitReached as exc:
+            click.echo(f"stopped: {exc}", err=True)
+            raise click.exceptions.Exit(TIME_LIMIT_STATUS) from None
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="mtgasp")
 def main() -> None:
-    """Magic: The Gathering rules as answer-set programs: judge, explain, count."""
+    """Magic: The Gathering rules as answer-set programs: judge, explain, count.
+
+    Exit status: 0 all holds, 1 an expectation differs or a game failed, 2 an input can't be
+    used (one line names the file, the place and the problem), 3 the time limit stopped the
+    work, 130 an interrupt stopped it."""
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--quiet", "-q", is_flag=True, help="print only scenarios that do not pass")
-def check(paths: tuple[str, ...], quiet: bool) -> None:
-    """Run scenario files (or folders of them) and report pass or the first difference."""
-    failed = errors = crashed = passed = 0
+@_time_limit(60, "each scenario")
+def check(paths: tuple[str, ...], quiet: bool, time_limit: float) -> None:
+    """Run scenario files (or folders of them) and report pass or the first difference.
+    Exit status 0 all pass, 1 one differs, 2 a file can't be read, 3 a scenario ran out of
+    time (reported as TIME, and the run goes on)."""
+    failed = errors = crashed = passed = timed_out = 0
     for path in _files(paths):
         try:
-            scenario = load_scenario(path)
-            result = run_scenario(scenario, str(path))
-        except MtgaspError as exc:
+            with Deadline(time_limit, message=f"{_show(path)}: the time limit of {time_limit:g} s was reached"):
+                scenario = load_scenario(path)
+                result = run_scenario(scenario, str(path))
+        except TimeLimitReached:
+            timed_out += 1
+            click.echo(f"TIME  {_show(path)}: stopped by the time limit of {time_limit:g} s")
+            continue
+        except InputError as exc:
             errors += 1
-            click.echo(f"ERROR {exc}")
+            click.echo(f"ERROR {one_line(str(exc), 1000)}")
             continue
         except Exception as exc:  # a fault of the engine, not of the file: named, and the run goes on
             crashed += 1
-            click.echo(f"CRASH {path}: the engine failed ({type(exc).__name__}: {exc})")
+            click.echo(f"CRASH {_show(path)}: the engine failed ({type(exc).__name__}: {one_line(str(exc), 500)})")
             continue
         if result.passed:
             passed += 1
             if not quiet:
-                click.echo(f"pass  {path}")
+                click.echo(f"pass  {_show(path)}")
         else:
             failed += 1
-            click.echo(f"FAIL  {path}: {result.difference}")
+            click.echo(f"FAIL  {_show(path)}: {one_line(result.difference or '', 1000)}")
         if not quiet:
             _say_partial(partial_cards(scenario.state, CardPool.default()), indent="      ")
     click.echo(f"{passed} passed, {failed} failed" + (f", {errors} could not be read" if errors else "")
-               + (f", {crashed} crashed the engine" if crashed else ""))
-    sys.exit(2 if errors else 1 if failed or crashed else 0)
+               + (f", {crashed} crashed the engine" if crashed else "")
+               + (f", {timed_out} stopped by the time limit" if timed_out else ""))
+    sys.exit(2 if errors else TIME_LIMIT_STATUS if timed_out else 1 if failed or crashed else 0)
 
 
 def _say_partial(parts: dict[str, str], indent: str = "") -> None:
@@ -107,7 +170,7 @@ def _load(path: str) -> tuple[Scenario, Game]:
         scenario = load_scenario(Path(path))
         return scenario, Game(scenario.state)
     except MtgaspError as exc:
-        _fail(str(exc.at(source=path)) if hasattr(exc, "at") else f"{path}: {exc}")
+        _fail(str(exc.at(source=path)) if isinstance(exc, InputError) else f"{path}: {exc}", exc)
         raise  # unreachable
 
 
@@ -115,10 +178,19 @@ def _load(path: str) -> tuple[Scenario, Game]:
 @click.argument("path")
 @click.option("--object", "object_id", help="explain this permanent's characteristics, layer by layer")
 @click.option("--damage", is_flag=True, help="list each creature's legal combat damage assignments in the position")
-def explain(path: str, object_id: str | None, damage: bool) -> None:
+@_time_limit(60, "the command")
+def explain(path: str, object_id: str | None, damage: bool, time_limit: float) -> None:
     """Print the verdict on each of a scenario's actions, rule by rule, with each creature's
     legal combat damage assignments before an assign_damage action (or, with --object, how
     the layers make a permanent what it is; with --damage, the damage choices only)."""
+    try:
+        with Deadline(time_limit):
+            _explain(path, object_id, damage)
+    except TimeLimitReached:
+        _out_of_time(f"{path}: the time limit of {time_limit:g} s was reached; what is above was explained")
+
+
+def _explain(path: str, object_id: str | None, damage: bool) -> None:
     from bridge.explain import explain_damage, format_damage
     scenario, game = _load(path)
     if object_id is not None:
@@ -126,13 +198,13 @@ def explain(path: str, object_id: str | None, damage: bool) -> None:
         try:
             click.echo(format_explanation(game, explain_object(game, object_id)))
         except MtgaspError as exc:
-            _fail(f"{path}: {exc}")
+            _fail(f"{path}: {exc}", exc)
         return
     if damage:
         try:
             click.echo(format_damage(game, explain_damage(game)))
         except MtgaspError as exc:
-            _fail(f"{path}: {exc}")
+            _fail(f"{path}: {exc}", exc)
         return
     click.echo(f"{scenario.title}  [{', '.join(scenario.cite)}]")
     _say_partial(game.partial_cards())
@@ -143,13 +215,13 @@ def explain(path: str, object_id: str | None, damage: bool) -> None:
             default_choices(game, action)
             verdict = game.check(action)
         except MtgaspError as exc:
-            _fail(f"{path}: do[{index}]: {exc}")
+            _fail(f"{path}: do[{index}]: {exc}", exc)
             return
         if action.kind == "assign_damage":
             try:
                 click.echo(format_damage(game, explain_damage(game)))
             except MtgaspError as exc:
-                _fail(f"{path}: do[{index}]: {exc}")
+                _fail(f"{path}: do[{index}]: {exc}", exc)
                 return
         click.echo(f"do[{index}] {action.kind}: {'legal' if verdict.legal else 'illegal'}")
         for v in verdict.violations:
@@ -160,20 +232,24 @@ def explain(path: str, object_id: str | None, damage: bool) -> None:
         game.push(action)
 
 
-def _declarations(path: str, kind: str, count: bool) -> None:
-    _, game = _load(path)
+def _declarations(path: str, kind: str, count: bool, time_limit: float) -> None:
+    n = 0
     try:
-        view = game.legal_blocks if kind == "blocks" else game.legal_attacks
-        if count:
-            click.echo(len(view))
-            return
-        n = 0
-        for declaration in view:
-            n += 1
-            click.echo(_format(game, declaration))
+        with Deadline(time_limit):
+            _, game = _load(path)
+            view = game.legal_blocks if kind == "blocks" else game.legal_attacks
+            if count:
+                click.echo(len(view))
+                return
+            for declaration in view:
+                n += 1
+                click.echo(_format(game, declaration))
         click.echo(f"{n} legal declaration(s)")
     except MtgaspError as exc:
-        _fail(f"{path}: {exc}")
+        _fail(f"{path}: {exc}", exc)
+    except TimeLimitReached:
+        done = "the count was not finished" if count else f"{n} legal declaration(s) listed above, and maybe more"
+        _out_of_time(f"{path}: the time limit of {time_limit:g} s was reached: {done}")
 
 
 def _format(game: Game, declaration: object) -> str:
@@ -194,17 +270,19 @@ def _format(game: Game, declaration: object) -> str:
 @main.command()
 @click.argument("path")
 @click.option("--count", is_flag=True, help="print only the number of legal declarations")
-def blocks(path: str, count: bool) -> None:
+@_time_limit(60, "the command")
+def blocks(path: str, count: bool, time_limit: float) -> None:
     """List the legal declarations of blockers in a scenario's position."""
-    _declarations(path, "blocks", count)
+    _declarations(path, "blocks", count, time_limit)
 
 
 @main.command()
 @click.argument("path")
 @click.option("--count", is_flag=True, help="print only the number of legal declarations")
-def attacks(path: str, count: bool) -> None:
+@_time_limit(60, "the command")
+def attacks(path: str, count: bool, time_limit: float) -> None:
     """List the legal declarations of attackers in a scenario's position."""
-    _declarations(path, "attacks", count)
+    _declarations(path, "attacks", count, time_limit)
 
 
 @main.command()
@@ -225,13 +303,18 @@ if __name__ == "__main__":  # pragma: no cover
                                                        "player); the others play by --opponent")
 @click.option("--opponent", type=click.Choice(["random", "first", "human"]), default="random",
               help="how the other players choose")
-@click.option("--seed", default=1, show_default=True, help="seed of the random players")
-@click.option("--max-actions", default=2000, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=-10 ** 18, max=10 ** 18),
+              help="seed of the random players")
+@click.option("--max-actions", default=2000, show_default=True, type=click.IntRange(min=1, max=10 ** 6))
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
               help="write the game log (JSON) here; `mtgasp replay` plays it back")
-def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actions: int, log_path: str | None) -> None:
+@_time_limit(600, "the engine (not the prompt)")
+def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actions: int, log_path: str | None,
+         time_limit: float) -> None:
     """Play the position of a scenario file to the end: a person at the prompt against the
-    chosen opponent; each turn shows the board, the stack and the numbered legal actions."""
+    chosen opponent; each turn shows the board, the stack and the numbered legal actions.
+    Typing q (or the end of the input) stops the game; the position and the log so far are
+    kept.  Exit status 3 when the engine's time runs out (the clock stops at the prompt)."""
     from bridge.agents import FirstLegalAgent, HumanAgent, RandomAgent, describe_game, play as run
     scenario, game = _load(path)
     if log_path:
@@ -242,44 +325,82 @@ def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actio
             _fail(f"{path}: no player is called {name!r} (players: {', '.join(names)})")
     humans = humans or (game.state.active,)
     _say_partial(game.partial_cards())
+    deadline = Deadline(time_limit, message=f"{path}: the time limit of {time_limit:g} s was reached")
+    quit_asked = []
+
+    def read(prompt: str) -> str:
+        """A line typed at the prompt (the clock stopped meanwhile): q at the end of the input;
+        anything other than q or a number of a few digits is shown as not understood."""
+        click.echo(prompt, nl=False)
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: text that isn't UTF-8 is not understood
+        with deadline.paused():
+            raw = stream.readline(MAX_PROMPT + 1)
+            if len(raw) > MAX_PROMPT:  # the rest of a line too long to be an answer
+                while raw and raw[-1:] not in ("\n", b"\n"):
+                    raw = stream.readline(MAX_PROMPT + 1)
+                return "?"
+        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        answer = line.strip() if line else "q"
+        if answer in ("q", "quit", ""):
+            quit_asked.append(True)
+            return "q"
+        return answer if answer.isascii() and answer.isdigit() and len(answer) <= 9 else "?"
+
     agents: dict[str, object] = {}
     for i, name in enumerate(names):
         if name in humans or opponent == "human":
-            agents[name] = HumanAgent(read=lambda prompt: click.prompt(prompt, prompt_suffix="", default="q",
-                                                                      show_default=False),
-                                      write=click.echo)
+            agents[name] = HumanAgent(read=read, write=click.echo)
         elif opponent == "first":
             agents[name] = FirstLegalAgent()
         else:
             agents[name] = RandomAgent(seed + i)
+    stopped = None
     try:
-        run(game, agents, max_actions=max_actions)  # type: ignore[arg-type]
-    except (KeyboardInterrupt, click.Abort):
+        with deadline:
+            run(game, agents, max_actions=max_actions)  # type: ignore[arg-type]
+    except KeyboardInterrupt:
+        if not quit_asked:
+            raise  # an interrupt, not q: the command ends with its status
         click.echo("stopped")
+    except TimeLimitReached:
+        stopped = f"{path}: the time limit of {time_limit:g} s was reached after {len(game.log)} actions"
     except MtgaspError as exc:
-        _fail(f"{path}: {exc}")
+        _fail(f"{path}: {exc}", exc)
     click.echo(describe_game(game))
     winner = game.winner()
     click.echo(f"winner: {winner}" if winner else f"no winner after {len(game.log)} actions")
     if log_path:
-        Path(log_path).write_text(json.dumps(game.game_log(), indent=1))
+        try:
+            write_whole(log_path, json.dumps(game.game_log(), indent=1))
+        except OSError as exc:
+            _fail(f"{log_path}: can't write the game log: {exc.strerror or exc}")
         click.echo(f"game log: {log_path}")
+    if stopped:
+        _out_of_time(stopped)
 
 
 @main.command()
 @click.argument("log_path", type=click.Path(exists=True, dir_okay=False))
-def replay(log_path: str) -> None:
+@_time_limit(600, "the replay")
+def replay(log_path: str, time_limit: float) -> None:
     """Replay a game log and print the final position."""
     from bridge.agents import describe_game
+    from bridge.reading import read_json
     try:
-        data = json.loads(Path(log_path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        _fail(f"{log_path}: not a game log: {exc}")
+        data = read_json(log_path)
+    except InputError as exc:
+        _fail(str(InputError(f"not a game log: {exc.problem}", source=exc.source, location=exc.location)))
         return
     try:
-        game = Game.replay(data)
+        with Deadline(time_limit):
+            game = Game.replay(data)
     except MtgaspError as exc:
-        _fail(f"{log_path}: {exc}")
+        _fail(f"{log_path}: {exc}", exc)
+        return
+    except TimeLimitReached:
+        actions = data.get("actions") if isinstance(data, dict) else None
+        count = f"its {len(actions)} actions" if isinstance(actions, list) else "its actions"
+        _out_of_time(f"{log_path}: the time limit of {time_limit:g} s was reached before {count} were replayed")
         return
     _say_partial(game.partial_cards())
     click.echo(describe_game(game))
@@ -291,8 +412,8 @@ def _deck(name: str, shipped: dict[str, Path]) -> Deck:
     from bridge.selfplay import load_deck, random_deck
     if name.startswith("random:"):
         seed = name.removeprefix("random:")
-        if not seed.isdigit():
-            raise InputError(f"{name}: a random deck is random:SEED, SEED a whole number")
+        if not (seed.isascii() and seed.isdigit() and len(seed) <= 18):
+            raise InputError(f"{quote(name)}: a random deck is random:SEED, SEED a whole number of at most 18 digits")
         return random_deck(int(seed))
     return load_deck(shipped.get(name) or Path(name))
 
@@ -320,29 +441,32 @@ def _recheck(known: list, count: int, jobs: int) -> None:
 
 
 @main.command()
-@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1),
+@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1, max=10 ** 6),
               help="games for each pair of decks")
-@click.option("--seed", default=1, show_default=True)
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=-10 ** 18, max=10 ** 18))
 @click.option("--decks", "deck_names", nargs=2,
               help="two decks (names in decks/, files, or random:SEED for a random Magic 2010 deck); default: "
                    "every pair of decks/")
-@click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1),
+@click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1, max=10 ** 6),
               help="a game stops unfinished after this many")
 @click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1, max=256),
               help="games played at once, in separate processes (the results don't depend on it)")
 @click.option("--progress", is_flag=True, help="print a line for each game as it ends")
 @click.option("--results", "results_path", type=click.Path(dir_okay=False),
               help="keep each finished game's result in this file (JSON lines); a run given the same file "
                    "plays only the games it doesn't hold yet")
-@click.option("--recheck", type=click.IntRange(min=1),
+@click.option("--recheck", type=click.IntRange(min=1, max=10 ** 6),
               help="with --results: play K of the games the file holds again, spread over the run, and check "
                    "that they are the same games (the hash of their logs); play nothing else")
+@_time_limit(300, "each game")
 def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None,
-             jobs: int, progress: bool, results_path: str | None, recheck: int | None) -> None:
+             jobs: int, progress: bool, results_path: str | None, recheck: int | None, time_limit: float) -> None:
     """Random legal games between decks, checking the state after every action; prints
-    games per second, actions per second and how the games ended.  Exit status 1 when a
-    game crashed or broke an invariant (each is named with its decks and seed)."""
+    games per second, actions per second and how the games ended.  The decks and their
+    cards are checked before the first game (exit status 2 when one can't be used).  Exit
+    status 1 when a game crashed or broke an invariant (each is named with its decks and
+    seed), else 3 when a game was stopped by the time limit (it is not kept in --results)."""
     import time
     from itertools import combinations
     from bridge.selfplay import Outcome, ResultsFile, Task, load_deck, run_tasks, shipped_decks, summary
@@ -354,9 +478,10 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         else:
             decks = [load_deck(p) for p in shipped.values()]
             pairs = list(combinations(decks, 2))
-        recorded = ResultsFile(Path(results_path)) if results_path else None
+        recorded = ResultsFile(Path(results_path), warn=lambda text: click.echo(f"warning: {text}", err=True)) \
+            if results_path else None
     except MtgaspError as exc:
-        _fail(str(exc))
+        _fail(str(exc), exc)
         return
     if log_dir:
         _writable_folder(Path(log_dir), "game logs")
@@ -364,7 +489,7 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     _say_partial({name: card.missing for name in sorted({n for pair in pairs for d in pair for n in d.cards})
                   if name in pool and (card := pool.get(name)).missing})
     # game by game across the pairs, so that a run stopped early has covered every pair alike
-    tasks = [Task((a, b), seed + g, max_actions, log_dir) for g in range(games) for a, b in pairs]
+    tasks = [Task((a, b), seed + g, max_actions, log_dir, time_limit) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]
     if recheck is not None:
         _recheck(known, recheck, jobs)
@@ -373,12 +498,16 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         click.echo(f"{len(known)} of {len(tasks)} games already played ({results_path}); playing the others")
     to_play = [t for t in tasks if recorded is None or recorded.get(t) is None]
     started = time.perf_counter()
-    results, failures = [], []
+    results, failures, out_of_time = [], [], []
     by_pair: dict[tuple[str, str], list] = {}
     outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, jobs)))
     for n, (outcome, old) in enumerate(outcomes, start=1):
         a, b = outcome.task.decks
         where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
+        if outcome.timed_out:
+            out_of_time.append(where)
+            click.echo(f"TIME  {where}: {outcome.failure}", err=True)
+            continue
         if outcome.result is None:
             failures.append(f"{where}: {outcome.failure}")
             click.echo(f"FAILED {where}: {outcome.failure}", err=True)
@@ -405,3 +534,6 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     if failures:
         click.echo(f"{len(failures)} of {len(tasks)} games failed:\n  " + "\n  ".join(failures), err=True)
         sys.exit(1)
+    if out_of_time:
+        _out_of_time(f"{len(out_of_time)} of {len(tasks)} games were stopped by the time limit of {time_limit:g} s "
+                     "(not kept as results)")

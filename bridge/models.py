@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bridge.cards import EffectSpec, slug
+from bridge.errors import quote
+from bridge.limits import MAX_NAME, MAX_OBJECTS
 
 __all__ = [
     "fresh_id", "STEPS", "Step", "CardRef", "Permanent", "Player", "Effect", "GameState", "DeclareAttackers",
@@ -270,6 +272,52 @@ def _effect_origin(effect: "Effect") -> "Effect":
     return effect
 
 
+def _name_problem(value: Any) -> str | None:
+    """What is wrong with a name from the input (a player's, an object's id, a card's), or
+    None: printable text of at most :data:`~bridge.limits.MAX_NAME` characters."""
+    if not isinstance(value, str):
+        return None  # the field's own validation tells
+    if len(value) > MAX_NAME:
+        return f"a name of {len(value):,} characters: past the limit of {MAX_NAME}"
+    if not value.isprintable():
+        return f"the name {quote(value)} has a character that can't be printed"
+    return None
+
+
+def _check_size(value: dict[str, Any]) -> None:
+    """A position within the limits: at most :data:`~bridge.limits.MAX_OBJECTS` objects,
+    names of at most :data:`~bridge.limits.MAX_NAME` printable characters (checked before
+    ids are given, so that a position too large is refused at once)."""
+    objects = 0
+    for i, player in enumerate(value["players"]):
+        if not isinstance(player, dict):
+            continue
+        problem = _name_problem(player.get("name"))
+        if problem:
+            raise ValueError(f"players[{i}].name: {problem}")
+        for zone in ZONES:
+            objs = player.get(zone)
+            if not isinstance(objs, list):
+                continue
+            objects += len(objs)
+            if objects > MAX_OBJECTS:
+                raise ValueError(f"more than {MAX_OBJECTS:,} objects in the position: past the limit")
+            for j, obj in enumerate(objs):
+                fields = ("id", "card") if isinstance(obj, dict) else ()
+                for key in fields:
+                    problem = _name_problem(obj.get(key))
+                    if problem:
+                        raise ValueError(f"players[{i}].{zone}[{j}].{key}: {problem}")
+                if isinstance(obj, str) and (problem := _name_problem(obj)):
+                    raise ValueError(f"players[{i}].{zone}[{j}]: {problem}")
+    for key in ("stack", "pending_triggers", "delayed_triggers", "effects", "gone"):
+        items = value.get(key)
+        if isinstance(items, list):
+            objects += len(items)
+    if objects > MAX_OBJECTS:
+        raise ValueError(f"more than {MAX_OBJECTS:,} objects in the position: past the limit")
+
+
 class GameState(_Model):
     """A two-player position."""
 
@@ -398,15 +446,29 @@ class GameState(_Model):
         """Give every object without an id one made from its card name (``grizzly_bears_2``)."""
         if not isinstance(value, dict) or not isinstance(value.get("players"), list):
             return value
+        _check_size(value)
         taken: set[str] = set()
+        last: dict[str, int] = {}  # per base: the number of the last id given (ids are only added to taken)
+
+        def fresh(base: str) -> str:
+            n = last.get(base, 1)
+            candidate = base if n == 1 else f"{base}_{n}"
+            while candidate in taken:
+                n += 1
+                candidate = f"{base}_{n}"
+            last[base] = n
+            taken.add(candidate)
+            return candidate
         for player in value["players"]:
             if not isinstance(player, dict):
                 continue
             for zone in ZONES:
-                for obj in player.get(zone) or []:
+                objs = player.get(zone)
+                for obj in objs if isinstance(objs, list) else []:
                     if isinstance(obj, dict) and isinstance(obj.get("id"), str):
                         taken.add(obj["id"])
-        for item in value.get("stack") or []:
+        items = value.get("stack") if isinstance(value.get("stack"), list) else []
+        for item in items:
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 taken.add(item["id"])
         players = []
@@ -424,21 +486,21 @@ class GameState(_Model):
                     if isinstance(obj, str):
                         obj = {"card": obj}
                     if isinstance(obj, dict) and obj.get("id") is None and isinstance(obj.get("card"), str):
-                        obj = {**obj, "id": fresh_id(slug(obj["card"]) or "object", taken)}
+                        obj = {**obj, "id": fresh(slug(obj["card"]) or "object")}
                     new.append(obj)
                 player[zone] = new
             players.append(player)
         stack = []
-        for item in value.get("stack") or []:
+        for item in items:
             if isinstance(item, str):
                 item = {"card": item}
             if isinstance(item, dict) and item.get("id") is None:
                 base = slug(str(item.get("card") or f"{item.get('source')}_ability")) or "object"
-                item = {**item, "id": fresh_id(base, taken)}
+                item = {**item, "id": fresh(base)}
             stack.append(item)
         out = {**value, "players": players}
-        if "stack" in value:
-            out["stack"] = stack
+        if "stack" in value and (value["stack"] is None or isinstance(value["stack"], list)):
+            out["stack"] = stack  # an empty `stack:` is no stack; anything else stays, for validation to name
         return out
 
     # ------------------------------------------------------------------ queries

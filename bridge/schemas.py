@@ -75,6 +75,20 @@ def card_schema() -> dict[str, Any]:
     return schema
 
 
+def _referenced_card_defs(defs: dict[str, Any]) -> None:
+    """The definitions of the card format that the abilities refer to (a static ability
+    granted by an effect) and the scenario's own models don't define."""
+    import json
+    import re
+    cards = card_schema()["$defs"]
+    while True:
+        missing = set(re.findall(r'"#/\$defs/(\w+)"', json.dumps(defs))) - set(defs)
+        if not missing:
+            return
+        for name in missing:
+            defs[name] = copy.deepcopy(cards[name])
+
+
 def _name_or(definition: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [{"type": "string", "description": "a card name"},
                       {k: v for k, v in definition.items() if k != "title"}],
@@ -90,6 +104,7 @@ def scenario_schema() -> dict[str, Any]:
     if "Quality" in defs:
         _quality_input(defs)
         _ability_input(defs)
+        _referenced_card_defs(defs)
     actions = []
     for name, field in (("DeclareAttackers", "attackers"), ("DeclareBlockers", "blockers"),
                         ("OrderBlockers", "orders"), ("OrderAttackers", "orders"), ("AssignDamage", "assignments"),

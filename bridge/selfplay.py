@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import re
 import time
@@ -28,11 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bridge.agents import RandomAgent, decisions, game_over
 from bridge.cards import CardPool
-from bridge.errors import InputError
+from bridge.errors import InputError, one_line, quote
 from bridge.game import Game
 from bridge.models import ZONES, GameState
 from bridge.paths import cards_dir, decks_dir
-from bridge.reading import read_yaml, validation_error
+from bridge.limits import MAX_DECK_CARDS, MAX_NAME, MAX_RESULTS_BYTES, Deadline, TimeLimitReached
+from bridge.reading import read_text, read_yaml, validation_error
+from bridge.writing import safe_file_name, write_whole
 
 __all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
            "Outcome", "run_tasks", "ResultsFile"]
@@ -46,14 +49,26 @@ class Deck(BaseModel):
     name: str
     cards: dict[str, int] = Field(min_length=1)
 
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not value or len(value) > MAX_NAME or not value.isprintable():
+            raise ValueError(f"a deck's name is printable text of 1 to {MAX_NAME} characters")
+        return value
+
     @field_validator("cards")
     @classmethod
     def _counts(cls, value: dict[str, int]) -> dict[str, int]:
         for card, n in value.items():
+            if len(card) > MAX_NAME:
+                raise ValueError(f"a card's name is at most {MAX_NAME} characters, this one {len(card):,}")
             if n < 1:
-                raise ValueError(f"{card}: a count of at least 1")
+                raise ValueError(f"{quote(card)}: a count of at least 1")
         if sum(value.values()) < 40:
             raise ValueError(f"a deck has at least 40 cards, this one {sum(value.values())}")
+        if sum(value.values()) > MAX_DECK_CARDS:
+            raise ValueError(f"a deck has at most {MAX_DECK_CARDS} cards (the limit), this one "
+                             f"{sum(value.values()):,}")
         return value
 
     def card_list(self) -> list[str]:
@@ -65,17 +80,35 @@ class Deck(BaseModel):
 
 
 def load_deck(path: Path, pool: CardPool | None = None) -> Deck:
-    """A deck file, checked against the card pool."""
+    """A deck file, checked against the card pool: each card's file is read and its facts
+    made, so that a card the engine can't use is found before any game."""
     pool = pool or CardPool.default()
     data, text = read_yaml(path)
+    if not isinstance(data, dict):
+        raise InputError("a deck is a mapping with a name and the counts of its cards", source=str(path))
     try:
         deck = Deck.model_validate(data)
     except ValidationError as exc:
         raise validation_error(exc, str(path), text) from None
     for card in deck.cards:
         if card not in pool:
-            raise InputError(f"unknown card {card!r}", source=str(path), location=f"cards.{card}")
+            raise InputError(f"unknown card {quote(card)}", source=str(path), location=f"cards.{card}")
+    check_cards(deck, pool, str(path))
     return deck
+
+
+def check_cards(deck: Deck, pool: CardPool | None = None, source: str | None = None) -> None:
+    """:class:`InputError` when a card of the deck can't be used: its file is not valid, or
+    the engine can't make its facts."""
+    pool = pool or CardPool.default()
+    for name in deck.cards:
+        try:
+            pool.get(name).facts()
+        except InputError as exc:
+            if exc.source:  # the card's own file is wrong: name it, and the deck that holds it
+                raise InputError(f"{exc.problem} (a card of the deck {quote(deck.name)})", source=exc.source,
+                                 location=exc.location) from None
+            raise exc.at(source=source, location=f"cards.{name}") from None
 
 
 BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
@@ -88,7 +121,7 @@ def random_deck(seed: int, pool: CardPool | None = None, card_set: str = "m10") 
     reach the cards no shipped deck holds."""
     pool = pool or CardPool.default()
     rng = random.Random(seed)
-    entries = (cards_dir() / "sets" / f"{card_set}.txt").read_text(encoding="utf-8").splitlines()
+    entries = read_text(cards_dir() / "sets" / f"{card_set}.txt", what="the card set").splitlines()
     names = [m.group(1) for m in (re.match(r"\d+ (.+?) \| (?:playable|partial)", line) for line in entries) if m]
     colors = {n: set(re.findall(r"[WUBRG]", pool.get(n).mana_cost or "")) for n in names
               if n in pool and "land" not in pool.get(n).types}
@@ -226,11 +259,14 @@ class Task:
     seed: int
     max_actions: int
     log_dir: str | None = None
+    time_limit: float | None = None     # seconds; the game stops unfinished (not a result) past it
 
     def log_path(self) -> Path | None:
+        """The game log's file in ``log_dir``: named after the decks and the seed, made safe
+        (a deck's name never leads out of the folder)."""
         if self.log_dir is None:
             return None
-        name = f"{self.decks[0].name}-{self.decks[1].name}-{self.seed}.json".replace(" ", "_").lower()
+        name = safe_file_name(f"{self.decks[0].name}-{self.decks[1].name}-{self.seed}", limit=200) + ".json"
         return Path(self.log_dir) / name
 
 
@@ -241,17 +277,24 @@ class Outcome:
     task: Task
     result: GameResult | None
     failure: str | None = None
+    timed_out: bool = False
 
 
 def _run_task(task: Task) -> Outcome:
     try:
-        result = play_game(task.decks, seed=task.seed, max_actions=task.max_actions)
+        with Deadline(task.time_limit, hard_exit=False):
+            result = play_game(task.decks, seed=task.seed, max_actions=task.max_actions)
+    except TimeLimitReached:
+        return Outcome(task, None, f"stopped by the time limit of {task.time_limit:g} s", timed_out=True)
     except Exception as exc:  # reported with the game's seed: a bug, or input the pool can't play
-        return Outcome(task, None, f"{type(exc).__name__}: {exc}")
+        return Outcome(task, None, f"{type(exc).__name__}: {one_line(str(exc), 300)}")
     path = task.log_path()
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(result.log))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_whole(path, json.dumps(result.log))
+        except OSError as exc:
+            return Outcome(task, None, f"the game log can't be written to {path}: {exc.strerror or exc}")
     return Outcome(task, GameResult(winner=result.winner, ending=result.ending, actions=result.actions,
                                     turns=result.turns, seconds=result.seconds, log_hash=result.log_hash))
 
@@ -313,33 +356,79 @@ class ResultsFile:
     stopped can go on where it stopped: a game is known by its decks (names and cards), its
     seed and its action limit, and its line keeps a hash of its log, so that playing it
     again with a later engine tells whether that engine plays the same game.  Games that
-    failed are not kept (they are played again)."""
+    failed are not kept (they are played again).
 
-    def __init__(self, path: Path) -> None:
+    The file is written whole or not at all (a temporary file, then a rename); a last line
+    cut short (by a run stopped while another program wrote it) is dropped with a warning,
+    and its game played again."""
+
+    FIELDS = "key, winner, ending, actions, turns, seconds and log"
+
+    def __init__(self, path: Path, warn: Callable[[str], None] | None = None) -> None:
         self.path = path
         self.known: dict[tuple[object, ...], GameResult] = {}
+        self.lines: list[str] = []      # the file's lines, as they are, less a line cut short
+        self.dropped = False
+        source = str(path)
+        if path.is_dir():
+            raise InputError("can't write the results: it is a folder", source=source)
         try:  # before any game is played: a result that can't be written would be lost
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.open("a").close()
+            if not path.exists():
+                write_whole(path, "")
         except (FileExistsError, NotADirectoryError):
-            raise InputError("can't write the results: a file is in the way of its folder", source=str(path)) from None
+            raise InputError("can't write the results: a file is in the way of its folder", source=source) from None
         except OSError as exc:
-            raise InputError(f"can't write the results: {exc.strerror or exc}", source=str(path)) from None
-        try:
-            lines = path.read_text().splitlines()
-        except OSError as exc:
-            raise InputError(f"can't read the results: {exc}", source=str(path)) from None
+            raise InputError(f"can't write the results: {exc.strerror or exc}", source=source) from None
+        if not os.access(path.parent, os.W_OK):
+            raise InputError("can't write the results: its folder can't be written to", source=source)
+        text = read_text(path, limit=MAX_RESULTS_BYTES, what="the results")
+        lines = text.split("\n")
+        last = len(lines) if not text.endswith("\n") else None  # the line without its newline
+        if last is not None and not lines[-1].strip():
+            last = None
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                entry = json.loads(line)
-                key = tuple(entry["key"])
-                self.known[key] = GameResult(winner=entry["winner"], ending=entry["ending"],
-                                             actions=int(entry["actions"]), turns=int(entry["turns"]),
-                                             seconds=float(entry["seconds"]), log_hash=entry.get("log", ""))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InputError(f"not a game result: {exc}", source=str(path), location=f"line {number}") from None
+                key, result = self._entry(line)
+            except ValueError as exc:
+                if number == last:
+                    self.dropped = True
+                    if warn is not None:
+                        warn(f"{one_line(source, 200)}: line {number} was cut short (a run stopped while writing "
+                             "it): dropped, and its game is played again")
+                    break
+                raise InputError(f"not a game result: {exc}", source=source, location=f"line {number}") from None
+            self.known[key] = result
+            self.lines.append(line)
+
+    @classmethod
+    def _entry(cls, line: str) -> tuple[tuple[object, ...], GameResult]:
+        """A line's key and result; ValueError says in words what is wrong with it."""
+        try:
+            entry = json.loads(line, parse_int=lambda t: int(t) if len(t) <= 24 else float("inf"))
+        except ValueError:
+            raise ValueError(f"the line is not a JSON object with {cls.FIELDS}") from None
+        if not isinstance(entry, dict):
+            raise ValueError(f"the line is not a JSON object with {cls.FIELDS}")
+        missing = [k for k in ("key", "winner", "ending", "actions", "turns", "seconds") if k not in entry]
+        if missing:
+            raise ValueError(f"the field {quote(missing[0])} is missing")
+        key = entry["key"]
+        if not (isinstance(key, list) and len(key) == 6 and all(isinstance(k, str) for k in key[:4])
+                and all(isinstance(k, int) and not isinstance(k, bool) and abs(k) < 10 ** 24 for k in key[4:])):
+            raise ValueError("the field 'key' is not [deck, its hash, deck, its hash, seed, action limit]")
+        for name, kinds in (("winner", (str, type(None))), ("ending", (str,)), ("log", (str,))):
+            if name in entry and not isinstance(entry[name], kinds):
+                raise ValueError(f"the field {quote(name)} is not text")
+        for name in ("actions", "turns", "seconds"):
+            value = entry[name]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 10 ** 12:
+                raise ValueError(f"the field {quote(name)} is not a number of at least 0")
+        return tuple(key), GameResult(winner=entry["winner"], ending=entry["ending"], actions=int(entry["actions"]),
+                                      turns=int(entry["turns"]), seconds=float(entry["seconds"]),
+                                      log_hash=entry.get("log", ""))
 
     @staticmethod
     def key(task: Task) -> tuple[object, ...]:
@@ -351,13 +440,14 @@ class ResultsFile:
         return self.known.get(self.key(task))
 
     def record(self, task: Task, result: GameResult) -> None:
-        """Append a finished game."""
+        """Add a finished game: the file is written again whole (a temporary file, then a
+        rename), so that it never holds part of a line."""
         self.known[self.key(task)] = result
         entry = {"key": list(self.key(task)), "winner": result.winner, "ending": result.ending,
                  "actions": result.actions, "turns": result.turns, "seconds": round(result.seconds, 3),
                  "log": result.log_hash}
-        with self.path.open("a") as out:
-            out.write(json.dumps(entry) + "\n")
+        self.lines.append(json.dumps(entry))
+        write_whole(self.path, "\n".join(self.lines) + "\n")
 
 
 def summary(results: list[GameResult]) -> str:
