@@ -49,25 +49,47 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bridge.cards import CardPool  # noqa: E402
-from bridge.game import Game  # noqa: E402
-from bridge.models import AssignDamage, GameState, Permanent, StateBasedActions  # noqa: E402
+from bridge.engine.game import Game
+from bridge.model.actions import AssignDamage, StateBasedActions
+from bridge.model.cards import CardPool
+from bridge.model.state import GameState, Permanent
 
 try:  # a newer bridge moves to the next step itself (CR 510.5)
-    from bridge.models import NextStep  # noqa: E402
+    from bridge.model.actions import NextStep
 except ImportError:
     NextStep = None
 
 SEED = 510
 # Attackers by role; flyers (Serra Angel, Vampire Nighthawk) are blocked by reach creatures.
 DOUBLE_BLOCKED = ["Craw Wurm", "Crash of Rhinos", "Serra Angel", "War Mammoth", "Boros Swiftblade"]
-SINGLE_BLOCKED = ["Grizzly Bears", "Craw Wurm", "Serra Angel", "Boros Swiftblade", "Crash of Rhinos",
-                  "War Mammoth", "Typhoid Rats", "Child of Night", "Knight of Meadowgrain",
-                  "Vampire Nighthawk", "Trained Armodon", "Fencing Ace"]
+SINGLE_BLOCKED = [
+    "Grizzly Bears",
+    "Craw Wurm",
+    "Serra Angel",
+    "Boros Swiftblade",
+    "Crash of Rhinos",
+    "War Mammoth",
+    "Typhoid Rats",
+    "Child of Night",
+    "Knight of Meadowgrain",
+    "Vampire Nighthawk",
+    "Trained Armodon",
+    "Fencing Ace",
+]
 UNBLOCKED = ["Grizzly Bears", "Savannah Lions", "Child of Night", "Fencing Ace", "Knight of Meadowgrain"]
-BLOCKERS = ["Grizzly Bears", "Giant Spider", "Wall of Stone", "Wall of Wood", "Deadly Recluse",
-            "Llanowar Elves", "Ardent Militia", "Trained Armodon", "Durkwood Boars", "Benalish Knight",
-            "Typhoid Rats"]
+BLOCKERS = [
+    "Grizzly Bears",
+    "Giant Spider",
+    "Wall of Stone",
+    "Wall of Wood",
+    "Deadly Recluse",
+    "Llanowar Elves",
+    "Ardent Militia",
+    "Trained Armodon",
+    "Durkwood Boars",
+    "Benalish Knight",
+    "Typhoid Rats",
+]
 REACH = ["Giant Spider", "Deadly Recluse"]
 FLYING = {"Serra Angel", "Vampire Nighthawk"}
 
@@ -92,16 +114,24 @@ def board(n: int, seed: int = SEED) -> dict:
 
     attackers, blockers, declaration, order = [], [], {}, {}
     for i, role in enumerate(roles):
-        a = {"id": f"a{i:02d}", "card": draw({"double": DOUBLE_BLOCKED, "single": SINGLE_BLOCKED,
-                                              "none": UNBLOCKED}[role])}
+        a = {
+            "id": f"a{i:02d}",
+            "card": draw({"double": DOUBLE_BLOCKED, "single": SINGLE_BLOCKED, "none": UNBLOCKED}[role]),
+        }
         attackers.append(a)
         for _ in range({"double": 2, "single": 1, "none": 0}[role]):
             b = {"id": f"b{len(blockers):02d}", "card": draw(REACH if a["card"] in FLYING else BLOCKERS)}
             blockers.append(b)
             declaration[b["id"]] = a["id"]
             order.setdefault(a["id"], []).append(b["id"])
-    return {"attacker": "alice", "defender": "bob", "attackers": attackers, "blockers": blockers,
-            "declaration": declaration, "order": {a: bs for a, bs in order.items() if len(bs) > 1}}
+    return {
+        "attacker": "alice",
+        "defender": "bob",
+        "attackers": attackers,
+        "blockers": blockers,
+        "declaration": declaration,
+        "order": {a: bs for a, bs in order.items() if len(bs) > 1},
+    }
 
 
 def strikes_first(card: str) -> bool:
@@ -121,10 +151,14 @@ def state(b: dict) -> GameState:
         alice.append(perm)
     bob = [{"id": x["id"], "card": x["card"], "blocking": [b["declaration"][x["id"]]]} for x in b["blockers"]]
     first = any(strikes_first(x["card"]) for x in b["attackers"] + b["blockers"])
-    return GameState.model_validate({"turn": 3, "active": "alice",
-                                     "step": "first_strike_damage" if first else "combat_damage",
-                                     "players": [{"name": "alice", "battlefield": alice},
-                                                 {"name": "bob", "battlefield": bob}]})
+    return GameState.model_validate(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "first_strike_damage" if first else "combat_damage",
+            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
+        }
+    )
 
 
 # ---------------------------------------------------------------------- mtgasp
@@ -169,9 +203,11 @@ def our_times(s: GameState, repeats: int) -> tuple[GameState, dict[str, float]]:
 
 def outcome(final: GameState) -> dict:
     """Life totals (alice, bob), board ids in graveyards, damage marked on survivors."""
-    return {"life": [final.player("alice").life, final.player("bob").life],
-            "dead": sorted(c.id for p in final.players for c in p.graveyard),
-            "damage": {p.id: p.damage for p in final.permanents() if p.damage}}
+    return {
+        "life": [final.player("alice").life, final.player("bob").life],
+        "dead": sorted(c.id for p in final.players for c in p.graveyard),
+        "damage": {p.id: p.damage for p in final.permanents() if p.damage},
+    }
 
 
 # ---------------------------------------------------------------------- reference
@@ -182,15 +218,23 @@ def reference(b: dict) -> dict:
     for side, xs in (("alice", b["attackers"]), ("bob", b["blockers"])):
         for x in xs:
             card = pool.get(x["card"])
-            cs[x["id"]] = {"side": side, "p": card.power, "t": card.toughness, "kw": set(card.keyword_names()),
-                           "dmg": 0, "dt": False, "alive": True}
+            cs[x["id"]] = {
+                "side": side,
+                "p": card.power,
+                "t": card.toughness,
+                "kw": set(card.keyword_names()),
+                "dmg": 0,
+                "dt": False,
+                "alive": True,
+            }
     blockers_of: dict[str, list[str]] = {}
     for bl, a in sorted(b["declaration"].items()):
         blockers_of.setdefault(a, []).append(bl)
     life = {"alice": 20, "bob": 20}
     first = any(c["kw"] & {"first_strike", "double_strike"} for c in cs.values())
     struck: set[str] = set()
-    for step in (["first", "regular"] if first else ["regular"]):
+    for step in ["first", "regular"] if first else ["regular"]:
+
         def deals(c: str) -> bool:
             kw = cs[c]["kw"]
             if not cs[c]["alive"] or cs[c]["p"] <= 0:
@@ -198,6 +242,7 @@ def reference(b: dict) -> dict:
             if step == "first":
                 return bool(kw & {"first_strike", "double_strike"})
             return c not in struck or "double_strike" in kw
+
         hits: list[tuple[str, str, int]] = []
         for a in (x["id"] for x in b["attackers"]):
             if not deals(a):
@@ -233,8 +278,11 @@ def reference(b: dict) -> dict:
             if c["alive"] and (c["dmg"] >= c["t"] or (c["dt"] and c["dmg"] > 0)):
                 c["alive"] = False
             c["dt"] = False
-    return {"life": [life["alice"], life["bob"]], "dead": sorted(c for c, v in cs.items() if not v["alive"]),
-            "damage": {c: v["dmg"] for c, v in cs.items() if v["alive"] and v["dmg"]}}
+    return {
+        "life": [life["alice"], life["bob"]],
+        "dead": sorted(c for c, v in cs.items() if not v["alive"]),
+        "damage": {c: v["dmg"] for c, v in cs.items() if v["alive"] and v["dmg"]},
+    }
 
 
 # ---------------------------------------------------------------------- phase.rs
@@ -244,8 +292,11 @@ def phase_rows(boards: list[dict], python: Path, repeats: int) -> list[dict]:
         return [{"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"} for _ in boards]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(boards, f)
-    run = subprocess.run([str(python), str(ROOT / "benchmarks" / "phase_damage_peer.py"), "--board", f.name,
-                          "--repeats", str(repeats)], capture_output=True, text=True)
+    run = subprocess.run(
+        [str(python), str(ROOT / "benchmarks" / "phase_damage_peer.py"), "--board", f.name, "--repeats", str(repeats)],
+        capture_output=True,
+        text=True,
+    )
     Path(f.name).unlink()
     if run.returncode != 0:
         return [{"reason": f"phase_damage_peer.py failed: {run.stderr.strip()[-500:]}"} for _ in boards]
@@ -263,8 +314,10 @@ def summary(b: dict, result: dict) -> str:
     dead_a = sum(1 for c in result["dead"] if c in attackers)
     dead_b = len(result["dead"]) - dead_a
     alice, bob = result["life"]
-    return (f"died: {dead_a} of alice's {len(b['attackers'])}, {dead_b} of bob's {len(b['blockers'])}; "
-            f"life alice 20->{alice}, bob 20->{bob}")
+    return (
+        f"died: {dead_a} of alice's {len(b['attackers'])}, {dead_b} of bob's {len(b['blockers'])}; "
+        f"life alice 20->{alice}, bob 20->{bob}"
+    )
 
 
 def differences(b: dict, ours: dict, theirs: dict, names: tuple[str, str] = ("mtgasp", "phase.rs")) -> list[str]:
@@ -292,9 +345,11 @@ def describe(b: dict) -> str:
     for bl, a in b["declaration"].items():
         by_attacker.setdefault(a, []).append(bl)
     cards = cards_of(b)
-    return "; ".join(f"{cards[a['id']]}" + (" <- " + " + ".join(cards[x] for x in by_attacker[a["id"]])
-                                          if a["id"] in by_attacker else " unblocked")
-                     for a in b["attackers"])
+    return "; ".join(
+        f"{cards[a['id']]}"
+        + (" <- " + " + ".join(cards[x] for x in by_attacker[a["id"]]) if a["id"] in by_attacker else " unblocked")
+        for a in b["attackers"]
+    )
 
 
 def readable(b: dict, assignment: dict[str, int]) -> str:
@@ -304,8 +359,10 @@ def readable(b: dict, assignment: dict[str, int]) -> str:
 
 
 def print_table(sizes: list[int], boards: list[dict], ours: list[tuple], peers: list[dict], repeats: int) -> None:
-    header = (f"{'N':>3} | {'steps':>5} | {'mtgasp total':>12} | {'assign+deal':>11} | {'SBA':>8} | "
-              f"{'step':>7} | {'phase.rs dmg+SBA':>16} | {'to end combat':>13} | same result")
+    header = (
+        f"{'N':>3} | {'steps':>5} | {'mtgasp total':>12} | {'assign+deal':>11} | {'SBA':>8} | "
+        f"{'step':>7} | {'phase.rs dmg+SBA':>16} | {'to end combat':>13} | same result"
+    )
     print(header)
     print("-" * len(header))
     for n, b, (first, mine, t), peer in zip(sizes, boards, ours, peers):
@@ -313,17 +370,23 @@ def print_table(sizes: list[int], boards: list[dict], ours: list[tuple], peers: 
         same = ("yes" if not differences(b, mine, peer["outcome"]) else "NO") if ok else "-"
         phase = f"{peer['damage_ms']:>13.2f} ms" if ok else f"{'n/a':>16}"
         end = f"{peer['end_ms']:>10.2f} ms" if ok else f"{'n/a':>13}"
-        print(f"{n:>3} | {2 if first else 1:>5} | {t['total']:>9.1f} ms | {t['assign+deal']:>8.1f} ms | "
-              f"{t['sba']:>5.1f} ms | {t['step']:>4.1f} ms | {phase} | {end} | {same}")
-    print(f"(mtgasp: median of {repeats} runs, each part its own median; step change by "
-          f"{'NextStep' if NextStep is not None else 'copying the state to combat_damage'}. "
-          "phase.rs: from after blockers are declared)")
+        print(
+            f"{n:>3} | {2 if first else 1:>5} | {t['total']:>9.1f} ms | {t['assign+deal']:>8.1f} ms | "
+            f"{t['sba']:>5.1f} ms | {t['step']:>4.1f} ms | {phase} | {end} | {same}"
+        )
+    print(
+        f"(mtgasp: median of {repeats} runs, each part its own median; step change by "
+        f"{'NextStep' if NextStep is not None else 'copying the state to combat_damage'}. "
+        "phase.rs: from after blockers are declared)"
+    )
 
 
 def print_results(n: int, b: dict, first: bool, mine: dict, peer: dict, show_board: bool) -> None:
     unblocked = sum(1 for a in b["attackers"] if a["id"] not in b["declaration"].values())
-    print(f"\nN={n}: {len(b['order'])} double blocks, {unblocked} unblocked, "
-          f"{'first-strike step + regular step' if first else 'one damage step'}")
+    print(
+        f"\nN={n}: {len(b['order'])} double blocks, {unblocked} unblocked, "
+        f"{'first-strike step + regular step' if first else 'one damage step'}"
+    )
     if show_board:
         print(f"  board:     {describe(b)}")
     expected = reference(b)
@@ -332,14 +395,18 @@ def print_results(n: int, b: dict, first: bool, mine: dict, peer: dict, show_boa
         print(f"  phase.rs:  unavailable: {peer.get('reason')}")
         return
     theirs = peer["outcome"]
-    print(f"  phase.rs:  {summary(b, theirs)} ({verdict(b, theirs, expected)}; {peer['prompts']} damage "
-          "prompts answered" + ("" if peer["repeatable"] else "; a timed repeat ended elsewhere") + ")")
+    print(
+        f"  phase.rs:  {summary(b, theirs)} ({verdict(b, theirs, expected)}; {peer['prompts']} damage "
+        "prompts answered" + ("" if peer["repeatable"] else "; a timed repeat ended elsewhere") + ")"
+    )
     for d in differences(b, mine, theirs):
         print(f"  differs:   mtgasp vs phase.rs: {d}")
     cards = cards_of(b)
     for d in peer["phase_default_differs"]:
-        print(f"  note:      {cards[d['attacker']]} ({d['attacker']}): phase.rs offers "
-              f"{readable(b, d['phase_default'])}, mtgasp's default {readable(b, d['ours'])} was given instead")
+        print(
+            f"  note:      {cards[d['attacker']]} ({d['attacker']}): phase.rs offers "
+            f"{readable(b, d['phase_default'])}, mtgasp's default {readable(b, d['ours'])} was given instead"
+        )
 
 
 def main() -> None:

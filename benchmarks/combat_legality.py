@@ -35,23 +35,39 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bridge.game import Game  # noqa: E402
-from bridge.models import DeclareBlockers, GameState  # noqa: E402
+import reference
 
-import reference  # noqa: E402
+from bridge.engine.game import Game
+from bridge.model.actions import DeclareBlockers
+from bridge.model.state import GameState
 
 ATTACKER_CYCLE = ["Grizzly Bears", "Serra Angel", "Bog Wraith", "Craw Wurm", "Stalking Tiger", "Air Elemental"]
 BLOCKER_CYCLE = ["Giant Spider", "Llanowar Elves", "Grizzly Bears", "Wall of Wood", "Mogg Flunkies", "Goblin Raider"]
 # Flags of the brute-force reference for the cards the boards use.
 FLAGS = {
-    "Grizzly Bears": set(), "Serra Angel": {"flying"}, "Bog Wraith": {"swampwalk"}, "Craw Wurm": set(),
-    "Stalking Tiger": {"max_one_blocker"}, "Air Elemental": {"flying"}, "Giant Spider": {"reach"},
-    "Llanowar Elves": set(), "Wall of Wood": set(), "Mogg Flunkies": {"cant_block_alone"},
-    "Goblin Raider": {"cant_block"}, "Cloud Sprite": {"flying", "only_flyers"},
+    "Grizzly Bears": set(),
+    "Serra Angel": {"flying"},
+    "Bog Wraith": {"swampwalk"},
+    "Craw Wurm": set(),
+    "Stalking Tiger": {"max_one_blocker"},
+    "Air Elemental": {"flying"},
+    "Giant Spider": {"reach"},
+    "Llanowar Elves": set(),
+    "Wall of Wood": set(),
+    "Mogg Flunkies": {"cant_block_alone"},
+    "Goblin Raider": {"cant_block"},
+    "Cloud Sprite": {"flying", "only_flyers"},
     "Foriysian Brigade": {"block_additional"},
 }
-COLORS = {"Serra Angel": {"white"}, "Cloud Sprite": {"blue"}, "Foriysian Brigade": {"white"},
-          "Mogg Flunkies": {"red"}, "Goblin Raider": {"red"}, "Bog Wraith": {"black"}, "Air Elemental": {"blue"}}
+COLORS = {
+    "Serra Angel": {"white"},
+    "Cloud Sprite": {"blue"},
+    "Foriysian Brigade": {"white"},
+    "Mogg Flunkies": {"red"},
+    "Goblin Raider": {"red"},
+    "Bog Wraith": {"black"},
+    "Air Elemental": {"blue"},
+}
 
 
 def board(n: int) -> dict:
@@ -62,8 +78,14 @@ def board(n: int) -> dict:
     blockers[-1]["card"] = "Cloud Sprite"
     if n > 1:
         blockers[-2]["card"] = "Foriysian Brigade"
-    return {"attacker": "alice", "defender": "bob", "attackers": attackers, "blockers": blockers,
-            "auras": [{"id": "lure", "card": "Lure", "attached_to": "a0"}], "lands": {"bob": ["Swamp"]}}
+    return {
+        "attacker": "alice",
+        "defender": "bob",
+        "attackers": attackers,
+        "blockers": blockers,
+        "auras": [{"id": "lure", "card": "Lure", "attached_to": "a0"}],
+        "lands": {"bob": ["Swamp"]},
+    }
 
 
 def state(b: dict) -> GameState:
@@ -72,16 +94,28 @@ def state(b: dict) -> GameState:
     alice += [{"id": x["id"], "card": x["card"], "attached_to": x["attached_to"]} for x in b["auras"]]
     bob = [{"id": x["id"], "card": x["card"]} for x in b["blockers"]]
     bob += [{"id": f"land{i}", "card": c} for i, c in enumerate(b["lands"]["bob"])]
-    return GameState.model_validate({"turn": 3, "active": "alice", "step": "declare_blockers",
-                                     "players": [{"name": "alice", "battlefield": alice},
-                                                 {"name": "bob", "battlefield": bob}]})
+    return GameState.model_validate(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "declare_blockers",
+            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
+        }
+    )
 
 
 def reference_count(b: dict) -> int:
     """The brute-force count, for small boards."""
+
     def creature(x: dict, extra: set[str]) -> dict:
-        return {"id": x["id"], "colors": COLORS.get(x["card"], {"green"}), "artifact": False, "tapped": False,
-                "flags": FLAGS[x["card"]] | extra}
+        return {
+            "id": x["id"],
+            "colors": COLORS.get(x["card"], {"green"}),
+            "artifact": False,
+            "tapped": False,
+            "flags": FLAGS[x["card"]] | extra,
+        }
+
     attackers = [creature(a, {"lure"} if a["id"] == "a0" else set()) for a in b["attackers"]]
     blockers = [creature(x, set()) for x in b["blockers"]]
     # Cloud Sprite may block only flyers: the reference has no such flag, so it is given as
@@ -128,8 +162,18 @@ def phase_times(boards: list[dict], python: Path, repeats: int) -> list[dict | N
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump([b], f)
         n = len(b["attackers"])
-        run = subprocess.run([str(python), str(ROOT / "benchmarks" / "phase_peer.py"), "--board", f.name,
-                              "--repeats", str(repeats if n <= 20 else 3)], capture_output=True, text=True)
+        run = subprocess.run(
+            [
+                str(python),
+                str(ROOT / "benchmarks" / "phase_peer.py"),
+                "--board",
+                f.name,
+                "--repeats",
+                str(repeats if n <= 20 else 3),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if run.returncode != 0:
             print(f"phase_peer.py failed: {run.stderr.strip()[-500:]}", file=sys.stderr)
             rows.append(None)
@@ -159,15 +203,19 @@ def main() -> None:
         checker = game.checker("block")
         declarations = random_declarations(b, 50, seed=n)
         checker.check(declarations[0])
-        per_check = median_ms(lambda: [checker.check(d) for d in declarations], max(3, args.repeats // 4)) / len(declarations)
+        per_check = median_ms(lambda: [checker.check(d) for d in declarations], max(3, args.repeats // 4)) / len(
+            declarations
+        )
         count = len(game.legal_blocks)
         count_ms = median_ms(lambda: len(Game(s).legal_blocks), max(3, args.repeats // 4))
         confirmed = ("yes" if reference_count(b) == count else "NO") if n <= 6 else "-"
         rows.append((n, fresh, per_check, count, count_ms, confirmed))
 
     peers = phase_times(boards, args.phase_python, args.repeats)
-    header = f"{'N':>3} | {'(a) check fresh':>15} | {'phase.rs apply':>14} | {'(b) per check':>13} | " \
-             f"{'(c) count':>9} | {'count ms':>9} | brute force"
+    header = (
+        f"{'N':>3} | {'(a) check fresh':>15} | {'phase.rs apply':>14} | {'(b) per check':>13} | "
+        f"{'(c) count':>9} | {'count ms':>9} | brute force"
+    )
     print(header)
     print("-" * len(header))
     for (n, fresh, per_check, count, count_ms, confirmed), peer in zip(rows, peers):
@@ -175,8 +223,10 @@ def main() -> None:
             phase = f"{peer['block_ms']:.2f} ms" + ("" if peer.get("block_accepted", True) else " (rejected)")
         else:
             phase = "n/a"
-        print(f"{n:>3} | {fresh:>12.2f} ms | {phase:>14} | {per_check:>10.3f} ms | {count:>9} | "
-              f"{count_ms:>6.1f} ms | {confirmed}")
+        print(
+            f"{n:>3} | {fresh:>12.2f} ms | {phase:>14} | {per_check:>10.3f} ms | {count:>9} | "
+            f"{count_ms:>6.1f} ms | {confirmed}"
+        )
     agree = []
     for n in range(2, 7):
         engine_count = len(Game(state(board(n))).legal_blocks)

@@ -16,8 +16,9 @@ def run_peer(python: Path, script: str, flag: str, payload: object, extra: list[
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(payload, f)
     try:
-        run = subprocess.run([str(python), str(HERE / script), flag, f.name, *(extra or [])],
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            [str(python), str(HERE / script), flag, f.name, *(extra or [])], capture_output=True, text=True
+        )
     except OSError as exc:
         return {"reason": f"could not run {python}: {exc}"}
     finally:

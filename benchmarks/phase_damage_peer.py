@@ -34,6 +34,7 @@ both damage steps, the damage assignment answers, state-based actions), and ``en
 the end-of-combat step. Each repeat's final position must match the dry run's, else the row
 says so.
 """
+
 from __future__ import annotations
 
 import gc
@@ -46,7 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import phase_peer as pp  # noqa: E402
+import phase_peer as pp
 
 PASS = {"type": "PassPriority"}
 
@@ -66,9 +67,15 @@ def _answer(game, prompt: dict, order: list[int]) -> dict:
         n = left if last and not trample else min(lethal, left)
         assignments.append([b, n])
         left -= n
-    return {"type": "AssignCombatDamage", "data": {"mode": "Normal", "assignments": assignments,
-                                                   "trample_damage": left if trample else 0,
-                                                   "controller_damage": 0}}
+    return {
+        "type": "AssignCombatDamage",
+        "data": {
+            "mode": "Normal",
+            "assignments": assignments,
+            "trample_damage": left if trample else 0,
+            "controller_damage": 0,
+        },
+    }
 
 
 def _readable(data: dict, back: dict[int, str]) -> dict[str, int]:
@@ -114,9 +121,13 @@ def _dry_run(prep, board: dict) -> dict[str, Any]:
             action = _answer(game, wf, order.get(wf["data"]["attacker_id"], []))
             offered = game.actions()
             if offered and _readable(offered[0].data, back) != _readable(action["data"], back):
-                differs.append({"attacker": back[wf["data"]["attacker_id"]],
-                                "phase_default": _readable(offered[0].data, back),
-                                "ours": _readable(action["data"], back)})
+                differs.append(
+                    {
+                        "attacker": back[wf["data"]["attacker_id"]],
+                        "phase_default": _readable(offered[0].data, back),
+                        "ours": _readable(action["data"], back),
+                    }
+                )
             prompts += 1
         else:
             raise pp._SetupError(f"unexpected prompt in combat: {wf['type']}")
@@ -126,8 +137,13 @@ def _dry_run(prep, board: dict) -> dict[str, Any]:
             last_damage = len(actions) - 1
     else:
         raise pp._SetupError("the end of combat was not reached")
-    return {"actions": actions, "last_damage": last_damage, "prompts": prompts,
-            "outcome": _outcome(game, prep.ids), "phase_default_differs": differs}
+    return {
+        "actions": actions,
+        "last_damage": last_damage,
+        "prompts": prompts,
+        "outcome": _outcome(game, prep.ids),
+        "phase_default_differs": differs,
+    }
 
 
 def _time(prep, plan: dict, repeats: int, warmup: int = 2) -> tuple[list[float], list[float], bool]:
@@ -137,7 +153,7 @@ def _time(prep, plan: dict, repeats: int, warmup: int = 2) -> tuple[list[float],
     damage, end, same = [], [], True
     gc_was_enabled = gc.isenabled()
     for i in range(warmup + repeats):
-        game = _blocked_position(prep)                      # untimed
+        game = _blocked_position(prep)  # untimed
         if gc_was_enabled:
             gc.disable()
         marks = []
@@ -168,11 +184,19 @@ def damage_details(board: dict, repeats: int = 20) -> dict[str, Any]:
     except (pp._SetupError, ValueError, KeyError) as exc:
         return {"phase_available": True, "reason": f"{type(exc).__name__}: {exc}"}
     damage, end, same = _time(prep, plan, repeats)
-    return {"phase_available": True, "reason": "ok", "info": why,
-            "damage_ms": statistics.median(damage), "end_ms": statistics.median(end),
-            "outcome": plan["outcome"], "prompts": plan["prompts"], "actions": len(plan["actions"]),
-            "repeatable": same, "phase_default_differs": plan["phase_default_differs"],
-            "setup_ms": prep.setup_ms}
+    return {
+        "phase_available": True,
+        "reason": "ok",
+        "info": why,
+        "damage_ms": statistics.median(damage),
+        "end_ms": statistics.median(end),
+        "outcome": plan["outcome"],
+        "prompts": plan["prompts"],
+        "actions": len(plan["actions"]),
+        "repeatable": same,
+        "phase_default_differs": plan["phase_default_differs"],
+        "setup_ms": prep.setup_ms,
+    }
 
 
 def _main() -> int:

@@ -50,7 +50,7 @@ medians of ``--repeats``), each repeat on a freshly reached game
 - ``actions``: ``game.actions()``, the legal actions of the player with priority. phase lists
   a spell or ability once, before its targets are chosen (they are offered in the
   ``TargetSelection`` prompt that follows); the count with targets expanded (one entry per
-  legal target, as ``bridge.agents.decisions`` lists them) is worked out untimed by applying
+  legal target, as ``bridge.play.agents.decisions`` lists them) is worked out untimed by applying
   each listed action on a fresh game and reading its prompt;
 - ``turn``: from the active player's upkeep to the next turn's upkeep, everybody passing. A
   dry run answers every prompt (``PassPriority``; ``DeclareAttackers`` with no attackers) and
@@ -60,6 +60,7 @@ medians of ``--repeats``), each repeat on a freshly reached game
 
 Each timed repeat's result is checked (who has priority, the stack, life totals, the step).
 """
+
 from __future__ import annotations
 
 import gc
@@ -68,12 +69,13 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import phase_peer as pp  # noqa: E402
+import phase_peer as pp
 
 PASS = {"type": "PassPriority"}
 NO_ATTACK = {"type": "DeclareAttackers", "data": {"attacks": []}}
@@ -82,7 +84,7 @@ _MIN_DECK = 40
 
 
 class _Setup:
-    __slots__ = ("draw_snapshot", "end_snapshot", "turn", "ids", "setup_ms", "bolt", "lands")
+    __slots__ = ("bolt", "draw_snapshot", "end_snapshot", "ids", "lands", "setup_ms", "turn")
 
 
 def _debug(game, kind: str, data: dict | None = None):
@@ -114,7 +116,7 @@ def _build(board: dict) -> _Setup:
         pool.setdefault((obj["owner"], obj["name"]), []).append(int(oid))
     for ids in pool.values():
         ids.sort()
-    ids: dict[str, list[int]] = {}          # "seat:card" -> object ids on the battlefield / in hand
+    ids: dict[str, list[int]] = {}  # "seat:card" -> object ids on the battlefield / in hand
     library: dict[int, list[int]] = {}
     for seat, p in enumerate(seats):
         for entry in p["battlefield"]:
@@ -134,7 +136,7 @@ def _build(board: dict) -> _Setup:
             if game.object(oid)["zone"] != "Library":
                 _debug(game, "MoveToZone", {"object_id": oid, "to_zone": "Library", "simulate": False})
             library[seat].append(oid)
-    for (seat, _), rest in pool.items():
+    for _key, rest in pool.items():
         for oid in rest:
             _debug(game, "RemoveObject", {"object_id": oid})
     _debug(game, "RunStateBasedActions")
@@ -144,7 +146,7 @@ def _build(board: dict) -> _Setup:
     for seat, p in enumerate(seats):
         if sorted(s["players"][seat]["library"]) != sorted(library[seat]):
             raise pp._SetupError(f"seat {seat}: the library is not the board's")
-        s["players"][seat]["library"] = library[seat]      # top first
+        s["players"][seat]["library"] = library[seat]  # top first
         hand = sorted(s["objects"][str(o)]["name"] for o in s["players"][seat]["hand"])
         if hand != sorted(p["hand"]):
             raise pp._SetupError(f"seat {seat}: hand {hand} is not the board's")
@@ -162,8 +164,12 @@ def _build(board: dict) -> _Setup:
     setup.ids = ids
     bolts = ids.get("0:Lightning Bolt")
     setup.bolt = bolts[0] if bolts else None
-    setup.lands = {oid: name.split(":", 1)[1] for name, oids in ids.items() for oid in oids
-                   if name.startswith("0:") and "Land" in pp.ORACLE_RECORDS[name.split(":", 1)[1]]["types"]}
+    setup.lands = {
+        oid: name.split(":", 1)[1]
+        for name, oids in ids.items()
+        for oid in oids
+        if name.startswith("0:") and "Land" in pp.ORACLE_RECORDS[name.split(":", 1)[1]]["types"]
+    }
     setup.setup_ms = (time.perf_counter() - t0) * 1000
     return setup
 
@@ -211,8 +217,13 @@ def _bolt_actions(setup: _Setup):
 
 
 # ---------------------------------------------------------------------- timing
-def _timed(prepare: Callable[[], Any], run: Callable[[Any, list[int]], Any], check: Callable[[Any, Any], str | None],
-           repeats: int, warmup: int = 2) -> tuple[list[float], list[list[float]], Any]:
+def _timed(
+    prepare: Callable[[], Any],
+    run: Callable[[Any, list[int]], Any],
+    check: Callable[[Any, Any], str | None],
+    repeats: int,
+    warmup: int = 2,
+) -> tuple[list[float], list[list[float]], Any]:
     """Per repeat: ``prepare()`` (untimed), ``run(game, marks)`` timed (``marks`` collects
     intermediate ``perf_counter_ns`` stamps), then ``check(game, result)`` (untimed; a string
     is an error). Returns total ms per repeat, split ms per repeat, the first result."""
@@ -258,6 +269,7 @@ def measure_pass(setup: _Setup, repeats: int) -> dict:
         if _priority(game) != 1 or game.stack() or game.phase != "PreCombatMain":
             return f"{game.phase}, {game.waiting_for()['type']}, stack {len(game.stack())}"
         return None
+
     totals, _, _ = _timed(lambda: _reach_main(setup), lambda g, m: g.apply(0, pass_action), check, repeats)
     return {"ms": _median(totals), "note": "apply(0, PassPriority) in main phase 1: the opponent gets priority"}
 
@@ -284,11 +296,15 @@ def measure_resolve(setup: _Setup, repeats: int) -> dict:
         if life != 17 or game.stack() or _priority(game) != 0 or game.phase != "PreCombatMain":
             return f"life {life}, stack {len(game.stack())}, {game.phase}, {game.waiting_for()}"
         return None
+
     totals, splits, _ = _timed(prepare, run, check, repeats)
-    return {"ms": _median(totals), "first_pass_ms": _median([s[0] for s in splits]),
-            "second_pass_ms": _median([s[1] for s in splits]),
-            "note": "two PassPriority calls; the second resolves the Bolt (bob 20 -> 17), "
-                    "state-based actions, priority to alice"}
+    return {
+        "ms": _median(totals),
+        "first_pass_ms": _median([s[0] for s in splits]),
+        "second_pass_ms": _median([s[1] for s in splits]),
+        "note": "two PassPriority calls; the second resolves the Bolt (bob 20 -> 17), "
+        "state-based actions, priority to alice",
+    }
 
 
 def measure_cast(setup: _Setup, repeats: int) -> dict:
@@ -301,17 +317,24 @@ def measure_cast(setup: _Setup, repeats: int) -> dict:
 
     def check(game, result):
         stack = game.stack()
-        if len(stack) != 1 or stack[0]["kind"]["data"]["ability"]["targets"] != [{"Player": 1}] \
-                or _priority(game) != 0:
+        if len(stack) != 1 or stack[0]["kind"]["data"]["ability"]["targets"] != [{"Player": 1}] or _priority(game) != 0:
             return f"stack {stack}, {game.waiting_for()}"
         return None
+
     totals, splits, result = _timed(lambda: _reach_main(setup), run, check, repeats)
-    tapped = [setup.lands.get(e["data"]["object_id"], str(e["data"]["object_id"]))
-              for e in result.events if e["type"] == "PermanentTapped"]
-    return {"ms": _median(totals), "cast_call_ms": _median([s[0] for s in splits]),
-            "target_and_pay_ms": _median([s[1] for s in splits]), "tapped": tapped,
-            "note": "CastSpell (payment_mode Auto) then ChooseTarget {Player: 1}; the second call "
-                    "pays (auto payment) and puts the spell on the stack"}
+    tapped = [
+        setup.lands.get(e["data"]["object_id"], str(e["data"]["object_id"]))
+        for e in result.events
+        if e["type"] == "PermanentTapped"
+    ]
+    return {
+        "ms": _median(totals),
+        "cast_call_ms": _median([s[0] for s in splits]),
+        "target_and_pay_ms": _median([s[1] for s in splits]),
+        "tapped": tapped,
+        "note": "CastSpell (payment_mode Auto) then ChooseTarget {Player: 1}; the second call "
+        "pays (auto payment) and puts the spell on the stack",
+    }
 
 
 def _expanded(setup: _Setup, action) -> int:
@@ -332,11 +355,17 @@ def _expanded(setup: _Setup, action) -> int:
 def measure_actions(setup: _Setup, repeats: int) -> dict:
     def check(game, result):
         return None if result else "no legal action listed"
+
     totals, _, listed = _timed(lambda: _reach_main(setup), lambda g, m: g.actions(), check, repeats)
     kinds = Counter(a.kind for a in listed)
     expanded = sum(_expanded(setup, a) for a in listed)
-    return {"ms": _median(totals), "count": len(listed), "kinds": dict(kinds), "with_targets": expanded,
-            "note": "game.actions() for alice in main phase 1"}
+    return {
+        "ms": _median(totals),
+        "count": len(listed),
+        "kinds": dict(kinds),
+        "with_targets": expanded,
+        "note": "game.actions() for alice in main phase 1",
+    }
 
 
 def _turn_plan(setup: _Setup) -> list[tuple[int, dict]]:
@@ -378,10 +407,16 @@ def measure_turn(setup: _Setup, repeats: int) -> dict:
         return n
 
     def check(game, n):
-        if game.turn != setup.turn + 1 or game.phase != "Upkeep" or _priority(game) != 1 \
-                or len(game.hand(0)) != hand + 1 or n != len(plan):
+        if (
+            game.turn != setup.turn + 1
+            or game.phase != "Upkeep"
+            or _priority(game) != 1
+            or len(game.hand(0)) != hand + 1
+            or n != len(plan)
+        ):
             return f"turn {game.turn} {game.phase}, {game.waiting_for()}, {n} actions"
         return None
+
     replayed, _, _ = _timed(lambda: _reach_upkeep(setup), replay, check, repeats)
     read, _, _ = _timed(lambda: _reach_upkeep(setup), client, check, repeats)
     kinds = Counter(a["type"] for _, a in plan)
@@ -391,8 +426,13 @@ def measure_turn(setup: _Setup, repeats: int) -> dict:
         if not steps or steps[-1] != game.phase:
             steps.append(game.phase)
         game.apply(seat, action)
-    return {"ms": _median(replayed), "client_ms": _median(read), "actions": len(plan), "kinds": dict(kinds),
-            "steps_with_a_prompt": steps}
+    return {
+        "ms": _median(replayed),
+        "client_ms": _median(read),
+        "actions": len(plan),
+        "kinds": dict(kinds),
+        "steps_with_a_prompt": steps,
+    }
 
 
 def run_all(board: dict, repeats: int) -> dict[str, Any]:
@@ -403,12 +443,17 @@ def run_all(board: dict, repeats: int) -> dict[str, Any]:
         setup = _build(board)
     except (pp._SetupError, ValueError, KeyError) as exc:
         return {"phase_available": True, "reason": f"could not build the board: {type(exc).__name__}: {exc}"}
-    return {"phase_available": True, "reason": "ok", "info": info, "setup_ms": setup.setup_ms,
-            "pass": _row(lambda: measure_pass(setup, repeats)),
-            "resolve": _row(lambda: measure_resolve(setup, repeats)),
-            "cast": _row(lambda: measure_cast(setup, repeats)),
-            "actions": _row(lambda: measure_actions(setup, repeats)),
-            "turn": _row(lambda: measure_turn(setup, repeats))}
+    return {
+        "phase_available": True,
+        "reason": "ok",
+        "info": info,
+        "setup_ms": setup.setup_ms,
+        "pass": _row(lambda: measure_pass(setup, repeats)),
+        "resolve": _row(lambda: measure_resolve(setup, repeats)),
+        "cast": _row(lambda: measure_cast(setup, repeats)),
+        "actions": _row(lambda: measure_actions(setup, repeats)),
+        "turn": _row(lambda: measure_turn(setup, repeats)),
+    }
 
 
 def _main() -> int:

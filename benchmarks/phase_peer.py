@@ -106,6 +106,7 @@ Limitations / honesty notes
   -> ``Landwalk(Swamp)``). ``unparsed_cards()`` reports any card whose text
   phase leaves unparsed with the installed version.
 """
+
 from __future__ import annotations
 
 import gc
@@ -116,12 +117,12 @@ from typing import Any
 
 __all__ = [
     "ORACLE_RECORDS",
-    "phase_available",
-    "time_block",
-    "time_attack",
-    "block_details",
     "attack_details",
+    "block_details",
     "last_reason",
+    "phase_available",
+    "time_attack",
+    "time_block",
     "unparsed_cards",
 ]
 
@@ -130,15 +131,24 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 
-def _rec(name, cost, mv, colors, type_line, types, subtypes, power=None,
-         toughness=None, text="", keywords=(), supertypes=()):
+def _rec(
+    name, cost, mv, colors, type_line, types, subtypes, power=None, toughness=None, text="", keywords=(), supertypes=()
+):
     r = {
-        "name": name, "manaCost": cost, "manaValue": mv,
-        "convertedManaCost": mv, "colors": list(colors),
-        "colorIdentity": list(colors), "type": type_line,
-        "types": list(types), "subtypes": list(subtypes),
-        "supertypes": list(supertypes), "text": text, "layout": "normal",
-        "identifiers": {}, "legalities": {},
+        "name": name,
+        "manaCost": cost,
+        "manaValue": mv,
+        "convertedManaCost": mv,
+        "colors": list(colors),
+        "colorIdentity": list(colors),
+        "type": type_line,
+        "types": list(types),
+        "subtypes": list(subtypes),
+        "supertypes": list(supertypes),
+        "text": text,
+        "layout": "normal",
+        "identifiers": {},
+        "legalities": {},
     }
     if power is not None:
         r["power"] = power
@@ -149,117 +159,405 @@ def _rec(name, cost, mv, colors, type_line, types, subtypes, power=None,
 
 
 _CREATURE = ["Creature"]
-ORACLE_RECORDS: dict[str, dict] = {r["name"]: r for r in [
-    _rec("Grizzly Bears", "{1}{G}", 2, "G", "Creature — Bear", _CREATURE,
-         ["Bear"], "2", "2"),
-    _rec("Serra Angel", "{3}{W}{W}", 5, "W", "Creature — Angel", _CREATURE,
-         ["Angel"], "4", "4", "Flying\nVigilance", ["Flying", "Vigilance"]),
-    _rec("Giant Spider", "{3}{G}", 4, "G", "Creature — Spider", _CREATURE,
-         ["Spider"], "2", "4", "Reach", ["Reach"]),
-    _rec("Llanowar Elves", "{G}", 1, "G", "Creature — Elf Druid", _CREATURE,
-         ["Elf", "Druid"], "1", "1", "{T}: Add {G}."),
-    _rec("Craw Wurm", "{4}{G}{G}", 6, "G", "Creature — Wurm", _CREATURE,
-         ["Wurm"], "6", "4"),
-    _rec("Air Elemental", "{3}{U}{U}", 5, "U", "Creature — Elemental",
-         _CREATURE, ["Elemental"], "4", "4", "Flying", ["Flying"]),
-    _rec("Goblin Piker", "{1}{R}", 2, "R", "Creature — Goblin Warrior",
-         _CREATURE, ["Goblin", "Warrior"], "2", "1",
-         "This creature can't block."),
-    _rec("Mogg Flunkies", "{2}{R}", 3, "R", "Creature — Goblin", _CREATURE,
-         ["Goblin"], "3", "3", "This creature can't attack or block alone."),
-    _rec("Bog Wraith", "{3}{B}", 4, "B", "Creature — Wraith", _CREATURE,
-         ["Wraith"], "3", "3",
-         "Swampwalk (This creature can't be blocked as long as defending "
-         "player controls a Swamp.)", ["Landwalk", "Swampwalk"]),
-    _rec("Stalking Tiger", "{3}{G}", 4, "G", "Creature — Cat", _CREATURE,
-         ["Cat"], "3", "3",
-         "This creature can't be blocked by more than one creature."),
-    _rec("Wall of Wood", "{G}", 1, "G", "Creature — Wall", _CREATURE,
-         ["Wall"], "0", "3", "Defender (This creature can't attack.)",
-         ["Defender"]),
-    _rec("Lure", "{1}{G}{G}", 3, "G", "Enchantment — Aura", ["Enchantment"],
-         ["Aura"], text="Enchant creature\nAll creatures able to block "
-         "enchanted creature do so.", keywords=["Enchant"]),
-    _rec("Typhoid Rats", "{B}", 1, "B", "Creature — Rat", _CREATURE, ["Rat"],
-         "1", "1", "Deathtouch", ["Deathtouch"]),
-    _rec("Cloud Sprite", "{U}", 1, "U", "Creature — Faerie", _CREATURE,
-         ["Faerie"], "1", "1",
-         "Flying\nThis creature can block only creatures with flying.",
-         ["Flying"]),
-    _rec("Palace Guard", "{2}{W}", 3, "W", "Creature — Human Soldier",
-         _CREATURE, ["Human", "Soldier"], "1", "4",
-         "This creature can block any number of creatures."),
-    _rec("Foriysian Brigade", "{3}{W}", 4, "W", "Creature — Human Soldier",
-         _CREATURE, ["Human", "Soldier"], "2", "4",
-         "This creature can block an additional creature each combat."),
-    _rec("Goblin Raider", "{1}{R}", 2, "R", "Creature — Goblin Warrior",
-         _CREATURE, ["Goblin", "Warrior"], "2", "2", "This creature can't block."),
-    _rec("Raging Goblin", "{R}", 1, "R", "Creature — Goblin Berserker",
-         _CREATURE, ["Goblin", "Berserker"], "1", "1",
-         "Haste (This creature can attack and act as soon as it comes under "
-         "your control.)", ["Haste"]),
-    # Creatures of the combat damage benchmark (``combat_damage.py``).
-    _rec("Boros Swiftblade", "{R}{W}", 2, "RW", "Creature — Human Soldier",
-         _CREATURE, ["Human", "Soldier"], "1", "2", "Double strike",
-         ["Double strike"]),
-    _rec("Fencing Ace", "{1}{W}", 2, "W", "Creature — Human Soldier",
-         _CREATURE, ["Human", "Soldier"], "1", "1", "Double strike",
-         ["Double strike"]),
-    _rec("Knight of Meadowgrain", "{W}{W}", 2, "W", "Creature — Kithkin Knight",
-         _CREATURE, ["Kithkin", "Knight"], "2", "2", "First strike\nLifelink",
-         ["First strike", "Lifelink"]),
-    _rec("Benalish Knight", "{2}{W}", 3, "W", "Creature — Human Knight",
-         _CREATURE, ["Human", "Knight"], "2", "2",
-         "Flash\nFirst strike", ["Flash", "First strike"]),
-    _rec("Crash of Rhinos", "{6}{G}{G}", 8, "G", "Creature — Rhino", _CREATURE,
-         ["Rhino"], "8", "4", "Trample", ["Trample"]),
-    _rec("War Mammoth", "{3}{G}", 4, "G", "Creature — Elephant", _CREATURE,
-         ["Elephant"], "3", "3", "Trample", ["Trample"]),
-    _rec("Deadly Recluse", "{1}{G}", 2, "G", "Creature — Spider", _CREATURE,
-         ["Spider"], "1", "2", "Reach\nDeathtouch", ["Reach", "Deathtouch"]),
-    _rec("Vampire Nighthawk", "{1}{B}{B}", 3, "B", "Creature — Vampire Shaman",
-         _CREATURE, ["Vampire", "Shaman"], "2", "3",
-         "Flying\nDeathtouch\nLifelink", ["Flying", "Deathtouch", "Lifelink"]),
-    _rec("Child of Night", "{1}{B}", 2, "B", "Creature — Vampire", _CREATURE,
-         ["Vampire"], "2", "1", "Lifelink", ["Lifelink"]),
-    _rec("Wall of Stone", "{1}{R}{R}", 3, "R", "Creature — Wall", _CREATURE,
-         ["Wall"], "0", "8", "Defender", ["Defender"]),
-    _rec("Ardent Militia", "{4}{W}", 5, "W", "Creature — Human Soldier",
-         _CREATURE, ["Human", "Soldier"], "2", "5", "Vigilance", ["Vigilance"]),
-    _rec("Trained Armodon", "{1}{G}{G}", 3, "G", "Creature — Elephant",
-         _CREATURE, ["Elephant"], "3", "3"),
-    _rec("Durkwood Boars", "{4}{G}", 5, "G", "Creature — Boar", _CREATURE,
-         ["Boar"], "4", "4"),
-    _rec("Savannah Lions", "{W}", 1, "W", "Creature — Cat", _CREATURE, ["Cat"],
-         "2", "1"),
-    # Cards of the priority loop benchmark (``priority_loop.py``, ``phase_loop_peer.py``).
-    _rec("Lightning Bolt", "{R}", 1, "R", "Instant", ["Instant"], [],
-         text="Lightning Bolt deals 3 damage to any target."),
-    _rec("Giant Growth", "{G}", 1, "G", "Instant", ["Instant"], [],
-         text="Target creature gets +3/+3 until end of turn."),
-    _rec("Doom Blade", "{1}{B}", 2, "B", "Instant", ["Instant"], [],
-         text="Destroy target nonblack creature."),
-    _rec("Counterspell", "{U}{U}", 2, "U", "Instant", ["Instant"], [],
-         text="Counter target spell."),
-    _rec("Divination", "{2}{U}", 3, "U", "Sorcery", ["Sorcery"], [],
-         text="Draw two cards."),
-    _rec("Prodigal Pyromancer", "{2}{R}", 3, "R", "Creature — Human Wizard",
-         _CREATURE, ["Human", "Wizard"], "1", "1",
-         "{T}: This creature deals 1 damage to any target."),
-    _rec("Mogg Fanatic", "{R}", 1, "R", "Creature — Goblin", _CREATURE,
-         ["Goblin"], "1", "1",
-         "Sacrifice this creature: It deals 1 damage to any target."),
-    *[
-        _rec(land, "", 0, "", f"Basic Land — {land}", ["Land"], [land],
-             text=f"({{T}}: Add {{{sym}}}.)", supertypes=["Basic"])
-        for land, sym in (("Plains", "W"), ("Island", "U"), ("Swamp", "B"),
-                          ("Mountain", "R"), ("Forest", "G"))
-    ],
-]}
+ORACLE_RECORDS: dict[str, dict] = {
+    r["name"]: r
+    for r in [
+        _rec("Grizzly Bears", "{1}{G}", 2, "G", "Creature — Bear", _CREATURE, ["Bear"], "2", "2"),
+        _rec(
+            "Serra Angel",
+            "{3}{W}{W}",
+            5,
+            "W",
+            "Creature — Angel",
+            _CREATURE,
+            ["Angel"],
+            "4",
+            "4",
+            "Flying\nVigilance",
+            ["Flying", "Vigilance"],
+        ),
+        _rec(
+            "Giant Spider", "{3}{G}", 4, "G", "Creature — Spider", _CREATURE, ["Spider"], "2", "4", "Reach", ["Reach"]
+        ),
+        _rec(
+            "Llanowar Elves",
+            "{G}",
+            1,
+            "G",
+            "Creature — Elf Druid",
+            _CREATURE,
+            ["Elf", "Druid"],
+            "1",
+            "1",
+            "{T}: Add {G}.",
+        ),
+        _rec("Craw Wurm", "{4}{G}{G}", 6, "G", "Creature — Wurm", _CREATURE, ["Wurm"], "6", "4"),
+        _rec(
+            "Air Elemental",
+            "{3}{U}{U}",
+            5,
+            "U",
+            "Creature — Elemental",
+            _CREATURE,
+            ["Elemental"],
+            "4",
+            "4",
+            "Flying",
+            ["Flying"],
+        ),
+        _rec(
+            "Goblin Piker",
+            "{1}{R}",
+            2,
+            "R",
+            "Creature — Goblin Warrior",
+            _CREATURE,
+            ["Goblin", "Warrior"],
+            "2",
+            "1",
+            "This creature can't block.",
+        ),
+        _rec(
+            "Mogg Flunkies",
+            "{2}{R}",
+            3,
+            "R",
+            "Creature — Goblin",
+            _CREATURE,
+            ["Goblin"],
+            "3",
+            "3",
+            "This creature can't attack or block alone.",
+        ),
+        _rec(
+            "Bog Wraith",
+            "{3}{B}",
+            4,
+            "B",
+            "Creature — Wraith",
+            _CREATURE,
+            ["Wraith"],
+            "3",
+            "3",
+            "Swampwalk (This creature can't be blocked as long as defending player controls a Swamp.)",
+            ["Landwalk", "Swampwalk"],
+        ),
+        _rec(
+            "Stalking Tiger",
+            "{3}{G}",
+            4,
+            "G",
+            "Creature — Cat",
+            _CREATURE,
+            ["Cat"],
+            "3",
+            "3",
+            "This creature can't be blocked by more than one creature.",
+        ),
+        _rec(
+            "Wall of Wood",
+            "{G}",
+            1,
+            "G",
+            "Creature — Wall",
+            _CREATURE,
+            ["Wall"],
+            "0",
+            "3",
+            "Defender (This creature can't attack.)",
+            ["Defender"],
+        ),
+        _rec(
+            "Lure",
+            "{1}{G}{G}",
+            3,
+            "G",
+            "Enchantment — Aura",
+            ["Enchantment"],
+            ["Aura"],
+            text="Enchant creature\nAll creatures able to block enchanted creature do so.",
+            keywords=["Enchant"],
+        ),
+        _rec(
+            "Typhoid Rats", "{B}", 1, "B", "Creature — Rat", _CREATURE, ["Rat"], "1", "1", "Deathtouch", ["Deathtouch"]
+        ),
+        _rec(
+            "Cloud Sprite",
+            "{U}",
+            1,
+            "U",
+            "Creature — Faerie",
+            _CREATURE,
+            ["Faerie"],
+            "1",
+            "1",
+            "Flying\nThis creature can block only creatures with flying.",
+            ["Flying"],
+        ),
+        _rec(
+            "Palace Guard",
+            "{2}{W}",
+            3,
+            "W",
+            "Creature — Human Soldier",
+            _CREATURE,
+            ["Human", "Soldier"],
+            "1",
+            "4",
+            "This creature can block any number of creatures.",
+        ),
+        _rec(
+            "Foriysian Brigade",
+            "{3}{W}",
+            4,
+            "W",
+            "Creature — Human Soldier",
+            _CREATURE,
+            ["Human", "Soldier"],
+            "2",
+            "4",
+            "This creature can block an additional creature each combat.",
+        ),
+        _rec(
+            "Goblin Raider",
+            "{1}{R}",
+            2,
+            "R",
+            "Creature — Goblin Warrior",
+            _CREATURE,
+            ["Goblin", "Warrior"],
+            "2",
+            "2",
+            "This creature can't block.",
+        ),
+        _rec(
+            "Raging Goblin",
+            "{R}",
+            1,
+            "R",
+            "Creature — Goblin Berserker",
+            _CREATURE,
+            ["Goblin", "Berserker"],
+            "1",
+            "1",
+            "Haste (This creature can attack and act as soon as it comes under your control.)",
+            ["Haste"],
+        ),
+        # Creatures of the combat damage benchmark (``combat_damage.py``).
+        _rec(
+            "Boros Swiftblade",
+            "{R}{W}",
+            2,
+            "RW",
+            "Creature — Human Soldier",
+            _CREATURE,
+            ["Human", "Soldier"],
+            "1",
+            "2",
+            "Double strike",
+            ["Double strike"],
+        ),
+        _rec(
+            "Fencing Ace",
+            "{1}{W}",
+            2,
+            "W",
+            "Creature — Human Soldier",
+            _CREATURE,
+            ["Human", "Soldier"],
+            "1",
+            "1",
+            "Double strike",
+            ["Double strike"],
+        ),
+        _rec(
+            "Knight of Meadowgrain",
+            "{W}{W}",
+            2,
+            "W",
+            "Creature — Kithkin Knight",
+            _CREATURE,
+            ["Kithkin", "Knight"],
+            "2",
+            "2",
+            "First strike\nLifelink",
+            ["First strike", "Lifelink"],
+        ),
+        _rec(
+            "Benalish Knight",
+            "{2}{W}",
+            3,
+            "W",
+            "Creature — Human Knight",
+            _CREATURE,
+            ["Human", "Knight"],
+            "2",
+            "2",
+            "Flash\nFirst strike",
+            ["Flash", "First strike"],
+        ),
+        _rec(
+            "Crash of Rhinos",
+            "{6}{G}{G}",
+            8,
+            "G",
+            "Creature — Rhino",
+            _CREATURE,
+            ["Rhino"],
+            "8",
+            "4",
+            "Trample",
+            ["Trample"],
+        ),
+        _rec(
+            "War Mammoth",
+            "{3}{G}",
+            4,
+            "G",
+            "Creature — Elephant",
+            _CREATURE,
+            ["Elephant"],
+            "3",
+            "3",
+            "Trample",
+            ["Trample"],
+        ),
+        _rec(
+            "Deadly Recluse",
+            "{1}{G}",
+            2,
+            "G",
+            "Creature — Spider",
+            _CREATURE,
+            ["Spider"],
+            "1",
+            "2",
+            "Reach\nDeathtouch",
+            ["Reach", "Deathtouch"],
+        ),
+        _rec(
+            "Vampire Nighthawk",
+            "{1}{B}{B}",
+            3,
+            "B",
+            "Creature — Vampire Shaman",
+            _CREATURE,
+            ["Vampire", "Shaman"],
+            "2",
+            "3",
+            "Flying\nDeathtouch\nLifelink",
+            ["Flying", "Deathtouch", "Lifelink"],
+        ),
+        _rec(
+            "Child of Night",
+            "{1}{B}",
+            2,
+            "B",
+            "Creature — Vampire",
+            _CREATURE,
+            ["Vampire"],
+            "2",
+            "1",
+            "Lifelink",
+            ["Lifelink"],
+        ),
+        _rec(
+            "Wall of Stone",
+            "{1}{R}{R}",
+            3,
+            "R",
+            "Creature — Wall",
+            _CREATURE,
+            ["Wall"],
+            "0",
+            "8",
+            "Defender",
+            ["Defender"],
+        ),
+        _rec(
+            "Ardent Militia",
+            "{4}{W}",
+            5,
+            "W",
+            "Creature — Human Soldier",
+            _CREATURE,
+            ["Human", "Soldier"],
+            "2",
+            "5",
+            "Vigilance",
+            ["Vigilance"],
+        ),
+        _rec("Trained Armodon", "{1}{G}{G}", 3, "G", "Creature — Elephant", _CREATURE, ["Elephant"], "3", "3"),
+        _rec("Durkwood Boars", "{4}{G}", 5, "G", "Creature — Boar", _CREATURE, ["Boar"], "4", "4"),
+        _rec("Savannah Lions", "{W}", 1, "W", "Creature — Cat", _CREATURE, ["Cat"], "2", "1"),
+        # Cards of the priority loop benchmark (``priority_loop.py``, ``phase_loop_peer.py``).
+        _rec(
+            "Lightning Bolt",
+            "{R}",
+            1,
+            "R",
+            "Instant",
+            ["Instant"],
+            [],
+            text="Lightning Bolt deals 3 damage to any target.",
+        ),
+        _rec(
+            "Giant Growth",
+            "{G}",
+            1,
+            "G",
+            "Instant",
+            ["Instant"],
+            [],
+            text="Target creature gets +3/+3 until end of turn.",
+        ),
+        _rec("Doom Blade", "{1}{B}", 2, "B", "Instant", ["Instant"], [], text="Destroy target nonblack creature."),
+        _rec("Counterspell", "{U}{U}", 2, "U", "Instant", ["Instant"], [], text="Counter target spell."),
+        _rec("Divination", "{2}{U}", 3, "U", "Sorcery", ["Sorcery"], [], text="Draw two cards."),
+        _rec(
+            "Prodigal Pyromancer",
+            "{2}{R}",
+            3,
+            "R",
+            "Creature — Human Wizard",
+            _CREATURE,
+            ["Human", "Wizard"],
+            "1",
+            "1",
+            "{T}: This creature deals 1 damage to any target.",
+        ),
+        _rec(
+            "Mogg Fanatic",
+            "{R}",
+            1,
+            "R",
+            "Creature — Goblin",
+            _CREATURE,
+            ["Goblin"],
+            "1",
+            "1",
+            "Sacrifice this creature: It deals 1 damage to any target.",
+        ),
+        *[
+            _rec(
+                land,
+                "",
+                0,
+                "",
+                f"Basic Land — {land}",
+                ["Land"],
+                [land],
+                text=f"({{T}}: Add {{{sym}}}.)",
+                supertypes=["Basic"],
+            )
+            for land, sym in (("Plains", "W"), ("Island", "U"), ("Swamp", "B"), ("Mountain", "R"), ("Forest", "G"))
+        ],
+    ]
+}
 
-_FILLER = "Plains"          # library filler (never leaves the library)
-_MIN_DECK = 40              # Limited minimum deck size
-_MIN_FILLER = 30            # keep a real library behind the board cards
+_FILLER = "Plains"  # library filler (never leaves the library)
+_MIN_DECK = 40  # Limited minimum deck size
+_MIN_FILLER = 30  # keep a real library behind the board cards
 _SEED = 42
 
 # --------------------------------------------------------------------------
@@ -270,7 +568,7 @@ _phase_mod = None
 _import_error: str | None = None
 _engine = None
 _last_reason: str = ""
-_prepared_cache: dict[str, "_Prepared"] = {}
+_prepared_cache: dict[str, _Prepared] = {}
 
 
 def _load_phase():
@@ -278,7 +576,8 @@ def _load_phase():
     if _phase_mod is not None or _import_error is not None:
         return _phase_mod
     try:
-        import phase  # noqa: PLC0415  (lazy on purpose)
+        import phase
+
         for attr in ("Engine", "GameAction", "build_oracle_face"):
             if not hasattr(phase, attr):
                 raise ImportError(f"phase module has no attribute {attr!r}")
@@ -286,7 +585,8 @@ def _load_phase():
     except Exception as exc:  # ImportError, or a broken binary wheel
         _import_error = (
             f"phase-python is not importable ({type(exc).__name__}: {exc}); "
-            "install it with `pip install phase-python` in this environment")
+            "install it with `pip install phase-python` in this environment"
+        )
     return _phase_mod
 
 
@@ -297,6 +597,7 @@ def phase_available() -> tuple[bool, str]:
         return False, _import_error or "phase-python is not importable"
     try:
         from importlib.metadata import version
+
         ver = version("phase-python")
     except Exception:
         ver = "unknown version"
@@ -336,8 +637,7 @@ def unparsed_cards() -> dict[str, str]:
         if not rec["text"]:
             continue
         face = ph.build_oracle_face(rec, None)
-        if not any(face.get(k) for k in ("keywords", "abilities", "triggers",
-                                         "static_abilities", "replacements")):
+        if not any(face.get(k) for k in ("keywords", "abilities", "triggers", "static_abilities", "replacements")):
             out[name] = rec["text"]
         elif face.get("non_ability_text"):
             out[name] = f"partly unparsed: {face['non_ability_text']}"
@@ -354,9 +654,16 @@ class _SetupError(Exception):
 
 
 class _Prepared:
-    __slots__ = ("main_state", "ids", "atk_seat", "def_seat",
-                 "attack_action", "block_action", "attack_error",
-                 "setup_ms")
+    __slots__ = (
+        "atk_seat",
+        "attack_action",
+        "attack_error",
+        "block_action",
+        "def_seat",
+        "ids",
+        "main_state",
+        "setup_ms",
+    )
 
 
 def _debug(game, actor, kind, data=None):
@@ -372,8 +679,7 @@ def _pass_until(game, want: str, limit: int = 12):
         if wf["type"] == want:
             return wf
         if wf["type"] != "Priority":
-            raise _SetupError(f"unexpected prompt while advancing to {want}: "
-                              f"{wf['type']}")
+            raise _SetupError(f"unexpected prompt while advancing to {want}: {wf['type']}")
         game.apply(wf["data"]["player"], {"type": "PassPriority"})
     raise _SetupError(f"did not reach {want} (now {game.waiting_for()})")
 
@@ -453,26 +759,21 @@ def _prepare(board: dict) -> _Prepared:
             if bid in ids:
                 raise _SetupError(f"duplicate board id {bid!r}")
             ids[bid] = oid
-        _debug(game, 0, "MoveToZone",
-               {"object_id": oid, "to_zone": "Battlefield", "simulate": False})
+        _debug(game, 0, "MoveToZone", {"object_id": oid, "to_zone": "Battlefield", "simulate": False})
         if "Creature" in ORACLE_RECORDS[card]["types"]:
-            _debug(game, 0, "SetSummoningSickness",
-                   {"object_id": oid, "sick": False})
+            _debug(game, 0, "SetSummoningSickness", {"object_id": oid, "sick": False})
     for aura in auras:
         host = aura.get("attached_to")
         if host is None:
             continue
         if host not in ids:
             raise _SetupError(f"aura {aura['id']} attached to unknown {host!r}")
-        _debug(game, 0, "Attach", {"object_id": ids[aura["id"]],
-                                   "target": {"type": "Object",
-                                              "data": ids[host]}})
+        _debug(game, 0, "Attach", {"object_id": ids[aura["id"]], "target": {"type": "Object", "data": ids[host]}})
     _debug(game, 0, "RunStateBasedActions")
     # Phase stops keep phase from auto-skipping the declare steps (it submits
     # an empty declaration by itself when nobody can attack / block).
     for s_ in (0, 1):
-        game.apply(s_, {"type": "SetPhaseStops", "data": {
-            "stops": ["DeclareAttackers", "DeclareBlockers"]}})
+        game.apply(s_, {"type": "SetPhaseStops", "data": {"stops": ["DeclareAttackers", "DeclareBlockers"]}})
     _debug(game, 0, "SetPhase", {"phase": "PreCombatMain", "active_player": 0})
     for bid, oid in ids.items():
         if game.object(oid)["zone"] != "Battlefield":
@@ -484,9 +785,10 @@ def _prepare(board: dict) -> _Prepared:
     # Snapshot at the attacker's precombat main phase (priority to seat 0).
     prep.main_state = json.dumps(game.state())
     _pass_until(game, "DeclareAttackers")
-    attack_dict = {"type": "DeclareAttackers", "data": {
-        "attacks": [[ids[a["id"]], {"type": "Player", "data": 1}]
-                    for a in attackers]}}
+    attack_dict = {
+        "type": "DeclareAttackers",
+        "data": {"attacks": [[ids[a["id"]], {"type": "Player", "data": 1}] for a in attackers]},
+    }
     prep.attack_action = ph.GameAction.from_dict(attack_dict)
 
     prep.block_action = None
@@ -505,12 +807,11 @@ def _prepare(board: dict) -> _Prepared:
             for b, a in decl.items():
                 # A list value (extension) lets one blocker block several
                 # attackers, e.g. Palace Guard.
-                for one in (a if isinstance(a, (list, tuple)) else [a]):
+                for one in a if isinstance(a, (list, tuple)) else [a]:
                     assignments.append([ids[b], ids[one]])
         except KeyError as exc:
             raise _SetupError(f"declaration names unknown id {exc}") from None
-        prep.block_action = ph.GameAction.from_dict(
-            {"type": "DeclareBlockers", "data": {"assignments": assignments}})
+        prep.block_action = ph.GameAction.from_dict({"type": "DeclareBlockers", "data": {"assignments": assignments}})
     prep.setup_ms = (time.perf_counter() - t0) * 1000.0
     _prepared_cache[key] = prep
     return prep
@@ -533,14 +834,13 @@ def _reach(prep: _Prepared, step: str):
     return game
 
 
-def _time_apply(prep: _Prepared, step: str, seat: int, action, repeats: int,
-                warmup: int = 2) -> dict[str, Any]:
+def _time_apply(prep: _Prepared, step: str, seat: int, action, repeats: int, warmup: int = 2) -> dict[str, Any]:
     times = []
     accepted = None
     error = None
     gc_was_enabled = gc.isenabled()
     for i in range(warmup + repeats):
-        game = _reach(prep, step)                    # untimed
+        game = _reach(prep, step)  # untimed
         ok = True
         err = None
         if gc_was_enabled:
@@ -560,8 +860,7 @@ def _time_apply(prep: _Prepared, step: str, seat: int, action, repeats: int,
             accepted = ok
             error = None if err is None else str(err)
         del game
-    return {"median_ms": statistics.median(times), "times_ms": times,
-            "accepted": accepted, "error": error}
+    return {"median_ms": statistics.median(times), "times_ms": times, "accepted": accepted, "error": error}
 
 
 def _details(board: dict, kind: str, repeats: int) -> dict[str, Any] | None:
@@ -573,20 +872,16 @@ def _details(board: dict, kind: str, repeats: int) -> dict[str, Any] | None:
     try:
         prep = _prepare(board)
     except Exception as exc:
-        _set_reason(f"could not build the phase position: "
-                    f"{type(exc).__name__}: {exc}")
+        _set_reason(f"could not build the phase position: {type(exc).__name__}: {exc}")
         return None
     if kind == "block" and prep.block_action is None:
         _set_reason(prep.attack_error or "declare-blockers step not reached")
         return None
-    seat, action = ((prep.def_seat, prep.block_action) if kind == "block"
-                    else (prep.atk_seat, prep.attack_action))
+    seat, action = (prep.def_seat, prep.block_action) if kind == "block" else (prep.atk_seat, prep.attack_action)
     res = _time_apply(prep, kind, seat, action, repeats)
     res["setup_ms"] = prep.setup_ms
     res["object_ids"] = dict(prep.ids)
-    _set_reason("ok" if res["accepted"] else
-                f"phase rejected the {kind} declaration (timed anyway): "
-                f"{res['error']}")
+    _set_reason("ok" if res["accepted"] else f"phase rejected the {kind} declaration (timed anyway): {res['error']}")
     return res
 
 
@@ -626,11 +921,10 @@ def time_attack(board: dict, repeats: int = 50) -> float | None:
 def bears_board(n: int) -> dict:
     """n Grizzly Bears attacking into n Grizzly Bears, blocked one-to-one."""
     return {
-        "attacker": "alice", "defender": "bob",
-        "attackers": [{"id": f"a{i}", "card": "Grizzly Bears"}
-                      for i in range(1, n + 1)],
-        "blockers": [{"id": f"b{i}", "card": "Grizzly Bears"}
-                     for i in range(1, n + 1)],
+        "attacker": "alice",
+        "defender": "bob",
+        "attackers": [{"id": f"a{i}", "card": "Grizzly Bears"} for i in range(1, n + 1)],
+        "blockers": [{"id": f"b{i}", "card": "Grizzly Bears"} for i in range(1, n + 1)],
         "declaration": {f"b{i}": f"a{i}" for i in range(1, n + 1)},
     }
 
@@ -640,6 +934,7 @@ def _json_mode(path: str, repeats: int) -> int:
     boards; prints a JSON list with, per board, block/attack medians (ms),
     whether phase accepted the blocks, and phase's message / reason."""
     import sys
+
     raw = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     boards = json.loads(raw)
     if isinstance(boards, dict):
@@ -662,6 +957,7 @@ def _json_mode(path: str, repeats: int) -> int:
 
 def _main() -> int:
     import sys
+
     args = sys.argv[1:]
     if args[:1] == ["--board"] and len(args) >= 2:
         repeats = int(args[3]) if args[2:3] == ["--repeats"] else 50
@@ -672,8 +968,7 @@ def _main() -> int:
         return 1
     bad = unparsed_cards()
     print(f"cards phase leaves unparsed: {bad or 'none'}")
-    print(f"{'N':>3}  {'block median ms':>16}  {'attack median ms':>17}  "
-          f"{'accepted':>8}  {'setup ms':>9}")
+    print(f"{'N':>3}  {'block median ms':>16}  {'attack median ms':>17}  {'accepted':>8}  {'setup ms':>9}")
     for n in (5, 10, 20):
         board = bears_board(n)
         blk = block_details(board, repeats=50)
@@ -682,8 +977,7 @@ def _main() -> int:
             continue
         atk = attack_details(board, repeats=50)
         atk_s = f"{atk['median_ms']:.4f}" if atk else "None"
-        print(f"{n:>3}  {blk['median_ms']:>16.4f}  {atk_s:>17}  "
-              f"{str(blk['accepted']):>8}  {blk['setup_ms']:>9.1f}")
+        print(f"{n:>3}  {blk['median_ms']:>16.4f}  {atk_s:>17}  {blk['accepted']!s:>8}  {blk['setup_ms']:>9.1f}")
     return 0
 
 

@@ -37,34 +37,53 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bridge.agents import RandomAgent, decisions, play  # noqa: E402
-from bridge.game import Game  # noqa: E402
-from bridge.models import Advance, Cast, GameState, Pass  # noqa: E402
-from bridge.solver import STATS  # noqa: E402
-from benchmarks.peer_call import run_peer  # noqa: E402
+from benchmarks.peer_call import run_peer
+from bridge.engine.game import Game
+from bridge.engine.solver import STATS
+from bridge.model.actions import Advance, Cast, Pass
+from bridge.model.state import GameState
+from bridge.play.agents import RandomAgent, decisions, play
 
 LIBRARY = ["Mountain", "Forest", "Grizzly Bears", "Lightning Bolt", "Giant Growth", "Island", "Mountain", "Forest"]
 
 
 def board_dict() -> dict:
     """The board as plain data (also what phase.rs's driver is given)."""
+
     def side(name: str, lands: list[str], creatures: list[str], hand: list[str]) -> dict:
-        return {"name": name, "life": 20, "library": list(LIBRARY), "hand": hand,
-                "battlefield": [{"card": land} for land in lands] + [{"card": c} for c in creatures]}
+        return {
+            "name": name,
+            "life": 20,
+            "library": list(LIBRARY),
+            "hand": hand,
+            "battlefield": [{"card": land} for land in lands] + [{"card": c} for c in creatures],
+        }
+
     return {
-        "turn": 5, "active": "alice", "step": "main1",
-        "players": [side("alice", ["Mountain", "Mountain", "Forest", "Forest", "Island"],
-                         ["Grizzly Bears", "Prodigal Pyromancer", "Craw Wurm"],
-                         ["Lightning Bolt", "Divination", "Mountain", "Grizzly Bears"]),
-                    side("bob", ["Island", "Island", "Mountain", "Swamp", "Swamp"],
-                         ["Llanowar Elves", "Giant Spider", "Mogg Fanatic"],
-                         ["Doom Blade", "Counterspell", "Forest", "Giant Spider"])]}
+        "turn": 5,
+        "active": "alice",
+        "step": "main1",
+        "players": [
+            side(
+                "alice",
+                ["Mountain", "Mountain", "Forest", "Forest", "Island"],
+                ["Grizzly Bears", "Prodigal Pyromancer", "Craw Wurm"],
+                ["Lightning Bolt", "Divination", "Mountain", "Grizzly Bears"],
+            ),
+            side(
+                "bob",
+                ["Island", "Island", "Mountain", "Swamp", "Swamp"],
+                ["Llanowar Elves", "Giant Spider", "Mogg Fanatic"],
+                ["Doom Blade", "Counterspell", "Forest", "Giant Spider"],
+            ),
+        ],
+    }
 
 
 def board() -> GameState:
@@ -94,10 +113,17 @@ def turn_profile(run: Callable[[], Game], repeats: int) -> dict[str, float]:
         started = time.perf_counter()
         game = run()
         total = time.perf_counter() - started
-        rows.append({"ms": total * 1000, "sessions": STATS.sessions, "actions": len(game.log),
-                     "add": STATS.add_seconds * 1000, "ground": STATS.ground_seconds * 1000,
-                     "solve": STATS.solve_seconds * 1000,
-                     "python": (total - STATS.add_seconds - STATS.ground_seconds - STATS.solve_seconds) * 1000})
+        rows.append(
+            {
+                "ms": total * 1000,
+                "sessions": STATS.sessions,
+                "actions": len(game.log),
+                "add": STATS.add_seconds * 1000,
+                "ground": STATS.ground_seconds * 1000,
+                "solve": STATS.solve_seconds * 1000,
+                "python": (total - STATS.add_seconds - STATS.ground_seconds - STATS.solve_seconds) * 1000,
+            }
+        )
     return {k: statistics.median(r[k] for r in rows) for k in rows[0]}
 
 
@@ -117,25 +143,36 @@ def _phase_notes(peer: dict, ours_count: int) -> list[str]:
     if peer.get("reason") != "ok":
         return [f"phase.rs: unavailable: {peer.get('reason')}"]
     notes = []
-    for key, name in (("pass", "pass"), ("resolve", "pass and resolve"), ("cast", "cast"),
-                      ("actions", "legal actions"), ("turn", "full turn")):
+    for key, name in (
+        ("pass", "pass"),
+        ("resolve", "pass and resolve"),
+        ("cast", "cast"),
+        ("actions", "legal actions"),
+        ("turn", "full turn"),
+    ):
         if "reason" in peer[key]:
             notes.append(f"phase.rs, {name}: not measured: {peer[key]['reason']}")
     if "ms" in peer["resolve"]:
         r = peer["resolve"]
-        notes.append(f"phase.rs pass and resolve: alice's PassPriority {r['first_pass_ms']:.2f} ms, bob's (resolves "
-                     f"the Bolt, SBA, priority to alice) {r['second_pass_ms']:.2f} ms")
+        notes.append(
+            f"phase.rs pass and resolve: alice's PassPriority {r['first_pass_ms']:.2f} ms, bob's (resolves "
+            f"the Bolt, SBA, priority to alice) {r['second_pass_ms']:.2f} ms"
+        )
     if "ms" in peer["cast"]:
         c = peer["cast"]
-        notes.append(f"phase.rs cast: CastSpell (auto payment) {c['cast_call_ms']:.2f} ms, ChooseTarget bob "
-                     f"(pays: taps {', '.join(c['tapped']) or 'nothing'}; spell on the stack) "
-                     f"{c['target_and_pay_ms']:.2f} ms")
+        notes.append(
+            f"phase.rs cast: CastSpell (auto payment) {c['cast_call_ms']:.2f} ms, ChooseTarget bob "
+            f"(pays: taps {', '.join(c['tapped']) or 'nothing'}; spell on the stack) "
+            f"{c['target_and_pay_ms']:.2f} ms"
+        )
     if "ms" in peer["actions"]:
         a = peer["actions"]
         kinds = ", ".join(f"{n} {k}" for k, n in a["kinds"].items())
-        notes.append(f"phase.rs legal actions: {a['count']} ({kinds}), a spell or ability once, its target chosen "
-                     f"in a prompt after it: {a['with_targets']} with targets expanded; mtgasp lists {ours_count}, "
-                     "one per target")
+        notes.append(
+            f"phase.rs legal actions: {a['count']} ({kinds}), a spell or ability once, its target chosen "
+            f"in a prompt after it: {a['with_targets']} with targets expanded; mtgasp lists {ours_count}, "
+            "one per target"
+        )
     return notes
 
 
@@ -151,35 +188,48 @@ def main() -> None:
     Game(start).check(Pass())  # parse the rule modules once
 
     rows = [
-        ("pass (priority to the opponent)", "pass",
-         median_ms(lambda: Game(start).push(Pass()), args.repeats)),
+        ("pass (priority to the opponent)", "pass", median_ms(lambda: Game(start).push(Pass()), args.repeats)),
         ("pass and resolve Lightning Bolt", "resolve", median_ms(lambda: _pass_twice(stacked), args.repeats)),
-        ("cast Lightning Bolt", "cast", median_ms(lambda: Game(start).push(Cast(card="Lightning Bolt", targets=["bob"])),
-                                                  args.repeats)),
-        ("legal actions of the priority player", "actions", median_ms(lambda: decisions(Game(start)).options, args.repeats)),
+        (
+            "cast Lightning Bolt",
+            "cast",
+            median_ms(lambda: Game(start).push(Cast(card="Lightning Bolt", targets=["bob"])), args.repeats),
+        ),
+        (
+            "legal actions of the priority player",
+            "actions",
+            median_ms(lambda: decisions(Game(start)).options, args.repeats),
+        ),
     ]
     ours_count = len(decisions(Game(start)).options)
     peer = phase_results(args.phase_python, args.phase_repeats)
-    header = (f"{'mid-game board (5 lands, 3 creatures, 4 cards in hand each)':<58} | {'mtgasp ms':>9} | "
-              f"{'phase.rs ms':>11}")
+    header = (
+        f"{'mid-game board (5 lands, 3 creatures, 4 cards in hand each)':<58} | {'mtgasp ms':>9} | {'phase.rs ms':>11}"
+    )
     print(header)
     print("-" * len(header))
     for name, key, ms in rows:
         print(f"{name:<58} | {ms:9.2f} | {_phase_cell(peer, key)}")
-    print(f"(medians: mtgasp of {args.repeats} runs" +
-          (f", phase.rs of {args.phase_repeats})" if peer.get("reason") == "ok" else ")"))
+    print(
+        f"(medians: mtgasp of {args.repeats} runs"
+        + (f", phase.rs of {args.phase_repeats})" if peer.get("reason") == "ok" else ")")
+    )
     for note in _phase_notes(peer, ours_count):
         print(note)
     print()
     passing = turn_profile(lambda: _advance_turn(upkeep), max(3, args.repeats // 3))
     agents = turn_profile(lambda: _random_turn(upkeep), max(3, args.repeats // 3))
-    header = (f"{'full turn, upkeep to upkeep':<36} | {'ms':>8} | {'actions':>7} | {'clingo calls':>12} | {'add':>7} | "
-              f"{'ground':>7} | {'solve':>7} | {'python':>7}")
+    header = (
+        f"{'full turn, upkeep to upkeep':<36} | {'ms':>8} | {'actions':>7} | {'clingo calls':>12} | {'add':>7} | "
+        f"{'ground':>7} | {'solve':>7} | {'python':>7}"
+    )
     print(header)
     print("-" * len(header))
     for name, p in (("mtgasp, everybody passing", passing), ("mtgasp, random agents", agents)):
-        print(f"{name:<36} | {p['ms']:8.1f} | {p['actions']:7.0f} | {p['sessions']:12.0f} | {p['add']:7.1f} | "
-              f"{p['ground']:7.1f} | {p['solve']:7.1f} | {p['python']:7.1f}")
+        print(
+            f"{name:<36} | {p['ms']:8.1f} | {p['actions']:7.0f} | {p['sessions']:12.0f} | {p['add']:7.1f} | "
+            f"{p['ground']:7.1f} | {p['solve']:7.1f} | {p['python']:7.1f}"
+        )
     turn = peer.get("turn") if peer.get("reason") == "ok" else None
     dashes = f" | {'-':>12} | {'-':>7} | {'-':>7} | {'-':>7} | {'-':>7}"
     if turn and "ms" in turn:
@@ -190,8 +240,10 @@ def main() -> None:
     print("(add: the parsed modules and the position's facts added to clingo; times in ms, medians)")
     if turn and "ms" in turn:
         kinds = " + ".join(f"{n} {k}" for k, n in turn["kinds"].items())
-        print(f"phase.rs turn: {kinds} (no attackers); prompts in {', '.join(turn['steps_with_a_prompt'])}; "
-              "mtgasp: one Advance")
+        print(
+            f"phase.rs turn: {kinds} (no attackers); prompts in {', '.join(turn['steps_with_a_prompt'])}; "
+            "mtgasp: one Advance"
+        )
     elif turn:
         print(f"phase.rs turn: not measured: {turn.get('reason')}")
     else:

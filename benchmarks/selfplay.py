@@ -1,7 +1,7 @@
 """Self-play benchmark: whole random games, mtgasp beside phase.rs.
 
 mtgasp: ``--games`` K games (default 4) between two shipped decks (``--decks``, default Red
-Goblins against Green Stompy), played by ``bridge.selfplay.play_game`` exactly as
+Goblins against Green Stompy), played by ``bridge.play.selfplay.play_game`` exactly as
 ``mtgasp selfplay`` plays them: game g with seed ``--seed + g`` (the shuffle, the starting
 player and the random agents, so every run plays the same games), random agents that pass
 with probability 0.25 when they could do something else, the state checked after every
@@ -10,9 +10,9 @@ game that reaches it is reported unfinished). Per game: actions, turns, seconds 
 ended; then games/s, actions/s, the medians of seconds and actions per game, milliseconds per
 turn (the engines count actions differently, turns alike), how the games ended (life, empty
 library, unfinished, other) and who won, and where the time went: clingo's adding of
-programs and facts, grounding and solving (``bridge.solver.STATS``) and the rest (Python),
+programs and facts, grounding and solving (``bridge.engine.solver.STATS``) and the rest (Python),
 with the part spent in the state checks after each action (timed by wrapping
-``bridge.selfplay.check_invariants``; included in the other columns).
+``bridge.play.selfplay.check_invariants``; included in the other columns).
 
 phase.rs (``phase_selfplay_peer.py``, in its own environment): the same two decks card for
 card (the cards phase_peer.py lacked were added with their Oracle text), random games with
@@ -43,19 +43,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import clingo  # noqa: E402
+import clingo
 
-import bridge.selfplay as selfplay  # noqa: E402
-from bridge.paths import rules_dir  # noqa: E402
-from bridge.solver import STATS, module_statements  # noqa: E402
-from benchmarks.peer_call import run_peer  # noqa: E402
+import bridge.play.selfplay as selfplay
+from benchmarks.peer_call import run_peer
+from bridge.engine.solver import STATS, module_statements
+from bridge.model.paths import rules_dir
 
-SEATS = ("alice", "bob")          # mtgasp's player names; phase's seats 0 and 1
+SEATS = ("alice", "bob")  # mtgasp's player names; phase's seats 0 and 1
 ENDINGS = ("life", "empty library", "unfinished")
 
 
 class CheckTimer:
-    """Wraps ``bridge.selfplay.check_invariants`` (the state check after every action) to
+    """Wraps ``bridge.play.selfplay.check_invariants`` (the state check after every action) to
     time it, clingo's share included."""
 
     def __init__(self) -> None:
@@ -63,7 +63,7 @@ class CheckTimer:
         self.calls = 0
         self._original = selfplay.check_invariants
 
-    def __enter__(self) -> "CheckTimer":
+    def __enter__(self) -> CheckTimer:
         selfplay.check_invariants = self._check
         return self
 
@@ -86,13 +86,29 @@ def our_games(decks, games: int, seed: int, max_actions: int, check: bool) -> li
         with CheckTimer() as checks:
             result = selfplay.play_game(decks, seed=seed + g, max_actions=max_actions, check=check)
         kinds = Counter(a["kind"] for a in result.log.get("actions", []))
-        rows.append({"seed": seed + g, "actions": result.actions, "turns": result.turns, "seconds": result.seconds,
-                     "ending": result.ending, "winner": result.winner, "kinds": dict(kinds),
-                     "sessions": STATS.sessions, "add": STATS.add_seconds, "ground": STATS.ground_seconds,
-                     "solve": STATS.solve_seconds, "checks": checks.seconds,
-                     "life": [p.life for p in result.final.players] if result.final else []})
-        print(f"mtgasp game {g + 1}/{games} (seed {seed + g}): {result.actions} actions, {result.seconds:.1f} s, "
-              f"{result.ending}", file=sys.stderr, flush=True)
+        rows.append(
+            {
+                "seed": seed + g,
+                "actions": result.actions,
+                "turns": result.turns,
+                "seconds": result.seconds,
+                "ending": result.ending,
+                "winner": result.winner,
+                "kinds": dict(kinds),
+                "sessions": STATS.sessions,
+                "add": STATS.add_seconds,
+                "ground": STATS.ground_seconds,
+                "solve": STATS.solve_seconds,
+                "checks": checks.seconds,
+                "life": [p.life for p in result.final.players] if result.final else [],
+            }
+        )
+        print(
+            f"mtgasp game {g + 1}/{games} (seed {seed + g}): {result.actions} actions, {result.seconds:.1f} s, "
+            f"{result.ending}",
+            file=sys.stderr,
+            flush=True,
+        )
     return rows
 
 
@@ -100,8 +116,13 @@ def phase_games(python: Path, decks, games: int, seed: int, max_actions: int) ->
     """phase.rs's games, from its own environment (``phase_selfplay_peer.py``)."""
     if not python.exists():
         return {"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"}
-    spec = {"decks": [decks[0].card_list(), decks[1].card_list()], "games": games, "seed": seed,
-            "max_actions": max_actions, "pass_rate": 0.25}
+    spec = {
+        "decks": [decks[0].card_list(), decks[1].card_list()],
+        "games": games,
+        "seed": seed,
+        "max_actions": max_actions,
+        "pass_rate": 0.25,
+    }
     return run_peer(python, "phase_selfplay_peer.py", "--spec", spec)
 
 
@@ -114,14 +135,18 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{platform.system()} {platform.release()} {platform.machine()}, {cpu}, {os.cpu_count()} cores; "
-            f"Python {platform.python_version()}, clingo {clingo.__version__}")
+    return (
+        f"{platform.system()} {platform.release()} {platform.machine()}, {cpu}, {os.cpu_count()} cores; "
+        f"Python {platform.python_version()}, clingo {clingo.__version__}"
+    )
 
 
 def checkout() -> str:
     """The commit mtgasp runs from and whether its engine's files differ from it."""
+
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
+
     try:
         commit = git("rev-parse", "--short", "HEAD")
         dirty = git("status", "--porcelain", "--", "bridge", "asp_rules", "cards", "decks")
@@ -129,24 +154,30 @@ def checkout() -> str:
         commit = ""
     if not commit:
         return f"{ROOT} (not a git checkout)"
-    return f"{ROOT}, commit {commit}" + (", with uncommitted changes in bridge/, asp_rules/, cards/ or decks/"
-                                         if dirty else "")
+    return f"{ROOT}, commit {commit}" + (
+        ", with uncommitted changes in bridge/, asp_rules/, cards/ or decks/" if dirty else ""
+    )
 
 
 def totals(rows: list[dict]) -> dict:
     seconds = sum(r["seconds"] for r in rows) or 1e-9
     endings = Counter(r["ending"] for r in rows)
     n = len(rows)
-    return {"games": n, "actions": sum(r["actions"] for r in rows), "seconds": seconds,
-            "games_s": n / seconds, "actions_s": sum(r["actions"] for r in rows) / seconds,
-            "median_s": statistics.median(r["seconds"] for r in rows),
-            "median_actions": statistics.median(r["actions"] for r in rows),
-            "median_turns": statistics.median(r["turns"] for r in rows),
-            "ms_turn": seconds / (sum(r["turns"] for r in rows) or 1) * 1000,
-            "wins": Counter(_winner(r) for r in rows),
-            "shares": {e: endings.get(e, 0) / n for e in ENDINGS},
-            "other": sum(v for k, v in endings.items() if k not in ENDINGS) / n,
-            "other_kinds": sorted(k for k in endings if k not in ENDINGS)}
+    return {
+        "games": n,
+        "actions": sum(r["actions"] for r in rows),
+        "seconds": seconds,
+        "games_s": n / seconds,
+        "actions_s": sum(r["actions"] for r in rows) / seconds,
+        "median_s": statistics.median(r["seconds"] for r in rows),
+        "median_actions": statistics.median(r["actions"] for r in rows),
+        "median_turns": statistics.median(r["turns"] for r in rows),
+        "ms_turn": seconds / (sum(r["turns"] for r in rows) or 1) * 1000,
+        "wins": Counter(_winner(r) for r in rows),
+        "shares": {e: endings.get(e, 0) / n for e in ENDINGS},
+        "other": sum(v for k, v in endings.items() if k not in ENDINGS) / n,
+        "other_kinds": sorted(k for k in endings if k not in ENDINGS),
+    }
 
 
 def _winner(row: dict) -> str:
@@ -162,54 +193,68 @@ def print_games(ours: list[dict], theirs: list[dict]) -> None:
     print(header)
     print("-" * len(header))
     for i, mine in enumerate(ours):
-        line = (f"{mine['seed']:>4} | {mine['actions']:>14} | {mine['turns']:>5} | {mine['seconds']:>7.1f} | "
-                f"{mine['ending']:<13} | {_winner(mine):<6}")
+        line = (
+            f"{mine['seed']:>4} | {mine['actions']:>14} | {mine['turns']:>5} | {mine['seconds']:>7.1f} | "
+            f"{mine['ending']:<13} | {_winner(mine):<6}"
+        )
         if i < len(theirs):
             p = theirs[i]
-            line += (f" | {p['actions']:>16} | {p['turns']:>5} | {p['seconds']:>7.3f} | {p['ending']:<13} | "
-                     f"{_winner(p)}")
+            line += f" | {p['actions']:>16} | {p['turns']:>5} | {p['seconds']:>7.3f} | {p['ending']:<13} | {_winner(p)}"
         else:
             line += f" | {'n/a':>16} |"
         print(line)
 
 
 def print_totals(rows: list[tuple[str, dict]]) -> None:
-    header = (f"{'engine':<36} | {'games':>5} | {'actions':>7} | {'games/s':>8} | {'actions/s':>9} | "
-              f"{'median s/game':>13} | {'median actions':>14} | {'ms/turn':>7} | {'life':>4} | {'library':>7} | "
-              f"{'unfinished':>10} | {'other':>5}")
+    header = (
+        f"{'engine':<36} | {'games':>5} | {'actions':>7} | {'games/s':>8} | {'actions/s':>9} | "
+        f"{'median s/game':>13} | {'median actions':>14} | {'ms/turn':>7} | {'life':>4} | {'library':>7} | "
+        f"{'unfinished':>10} | {'other':>5}"
+    )
     print(header)
     print("-" * len(header))
     for name, t in rows:
         s = t["shares"]
         median_s = f"{t['median_s']:13.1f}" if t["median_s"] >= 1 else f"{t['median_s']:13.3f}"
-        print(f"{name:<36} | {t['games']:5d} | {t['actions']:7d} | {t['games_s']:8.3f} | {t['actions_s']:9.1f} | "
-              f"{median_s} | {t['median_actions']:14.1f} | {t['ms_turn']:7.1f} | {s['life']:4.0%} | "
-              f"{s['empty library']:7.0%} | "
-              f"{s['unfinished']:10.0%} | {t['other']:5.0%}")
+        print(
+            f"{name:<36} | {t['games']:5d} | {t['actions']:7d} | {t['games_s']:8.3f} | {t['actions_s']:9.1f} | "
+            f"{median_s} | {t['median_actions']:14.1f} | {t['ms_turn']:7.1f} | {s['life']:4.0%} | "
+            f"{s['empty library']:7.0%} | "
+            f"{s['unfinished']:10.0%} | {t['other']:5.0%}"
+        )
 
 
 def print_split(rows: list[dict], check: bool) -> None:
     total = sum(r["seconds"] for r in rows)
     parts = {k: sum(r[k] for r in rows) for k in ("add", "ground", "solve", "checks")}
     python = total - parts["add"] - parts["ground"] - parts["solve"]
-    header = (f"{'mtgasp time split, all games':<36} | {'s':>7} | {'clingo calls':>12} | {'add':>13} | "
-              f"{'ground':>13} | {'solve':>13} | {'python':>13}")
+    header = (
+        f"{'mtgasp time split, all games':<36} | {'s':>7} | {'clingo calls':>12} | {'add':>13} | "
+        f"{'ground':>13} | {'solve':>13} | {'python':>13}"
+    )
     print(header)
     print("-" * len(header))
 
     def part(seconds: float) -> str:
         return f"{seconds:6.1f} ({seconds / total:4.0%})" if total else f"{'-':>13}"
-    print(f"{'total':<36} | {total:7.1f} | {sum(r['sessions'] for r in rows):12d} | {part(parts['add'])} | "
-          f"{part(parts['ground'])} | {part(parts['solve'])} | {part(python)}")
+
+    print(
+        f"{'total':<36} | {total:7.1f} | {sum(r['sessions'] for r in rows):12d} | {part(parts['add'])} | "
+        f"{part(parts['ground'])} | {part(parts['solve'])} | {part(python)}"
+    )
     per = [(r["seconds"] / r["actions"] * 1000) if r["actions"] else 0 for r in rows]
-    print(f"(add: the parsed rule modules and the position's facts added to clingo; python: the rest; "
-          f"median {statistics.median(per):.1f} ms per action)")
+    print(
+        f"(add: the parsed rule modules and the position's facts added to clingo; python: the rest; "
+        f"median {statistics.median(per):.1f} ms per action)"
+    )
     if check:
         rest = total - parts["checks"]
         actions = sum(r["actions"] for r in rows)
-        print(f"of which the state checks after every action (check_invariants, clingo included): "
-              f"{parts['checks']:.1f} s ({parts['checks'] / total:.0%}); without them "
-              f"{len(rows) / rest:.3f} games/s, {actions / rest:.1f} actions/s (estimated: the total less the checks)")
+        print(
+            f"of which the state checks after every action (check_invariants, clingo included): "
+            f"{parts['checks']:.1f} s ({parts['checks'] / total:.0%}); without them "
+            f"{len(rows) / rest:.3f} games/s, {actions / rest:.1f} actions/s (estimated: the total less the checks)"
+        )
 
 
 def _kinds(rows: list[dict]) -> str:
@@ -238,9 +283,11 @@ def main() -> None:
     print("command: " + " ".join(shlex.quote(a) for a in [Path(sys.executable).name, *sys.argv]))
     print(f"machine: {machine()}")
     print(f"mtgasp: {checkout()}")
-    print(f"decks: alice (phase seat 0) {decks[0].name}, bob (phase seat 1) {decks[1].name}; seeds {args.seed} to "
-          f"{args.seed + args.games - 1}; at most {args.max_actions} actions a game; mtgasp's state checked after "
-          f"every action: {'yes' if check else 'no'}")
+    print(
+        f"decks: alice (phase seat 0) {decks[0].name}, bob (phase seat 1) {decks[1].name}; seeds {args.seed} to "
+        f"{args.seed + args.games - 1}; at most {args.max_actions} actions a game; mtgasp's state checked after "
+        f"every action: {'yes' if check else 'no'}"
+    )
     print()
     for path in sorted(rules_dir().rglob("*.lp")):  # parse the rule modules once, untimed (some 20 ms)
         module_statements(path.relative_to(rules_dir()).with_suffix("").as_posix())
@@ -249,17 +296,20 @@ def main() -> None:
     ok = peer.get("reason") == "ok"
     theirs = peer["games"] if ok else []
 
-    print_games(ours, theirs[:args.games])
+    print_games(ours, theirs[: args.games])
     print()
     rows = [("mtgasp", totals(ours))]
     if ok:
-        rows.append(("phase.rs, the same seeds", totals(theirs[:args.games])))
+        rows.append(("phase.rs, the same seeds", totals(theirs[: args.games])))
         if phase_n > args.games:
             rows.append((f"phase.rs, seeds {args.seed} to {args.seed + phase_n - 1}", totals(theirs)))
     print_totals(rows)
-    print(f"(medians of the games; ms/turn: all the games' seconds over all their turns; turns per game, median: "
-          f"mtgasp {totals(ours)['median_turns']:g}" + (f", phase.rs {totals(theirs)['median_turns']:g}" if ok else "")
-          + ")")
+    print(
+        f"(medians of the games; ms/turn: all the games' seconds over all their turns; turns per game, median: "
+        f"mtgasp {totals(ours)['median_turns']:g}"
+        + (f", phase.rs {totals(theirs)['median_turns']:g}" if ok else "")
+        + ")"
+    )
     for name, t in rows:
         wins = ", ".join(f"{'nobody' if who == '-' else who} {n}" for who, n in sorted(t["wins"].items()))
         other = f"; other endings: {', '.join(t['other_kinds'])}" if t["other_kinds"] else ""

@@ -19,16 +19,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bridge.cards import CardPool
-from bridge.errors import InputError, MtgaspError, one_line, quote
-from bridge.game import Game, partial_cards
-from bridge.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
-from bridge.models import DeclareAttackers, DeclareBlockers, Scenario
-from bridge.scenario import default_choices, load_scenario, run_scenario
-from bridge.writing import write_whole
+from bridge.engine.board import partial_cards
+from bridge.engine.game import Game
+from bridge.io.scenarios import default_choices, run_scenario
+from bridge.io.writing import write_whole
+from bridge.model.actions import DeclareAttackers, DeclareBlockers
+from bridge.model.cards import CardPool
+from bridge.model.errors import InputError, MtgaspError, one_line, quote
+from bridge.model.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
+from bridge.model.scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:
-    from bridge.selfplay import Deck
+    from bridge.play.selfplay import Deck
 
 __all__ = ["main"]
 
@@ -69,10 +71,15 @@ def _out_of_time(message: str) -> None:
 
 
 def _time_limit(default: float, what: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    return click.option("--time-limit", "time_limit", default=default, show_default=True,
-                        type=click.FloatRange(min=0, max=10 ** 7),
-                        help=f"seconds {what} may take (0: no limit); past it the command stops, says what it "
-                             f"has done, and exits with status {TIME_LIMIT_STATUS}")
+    return click.option(
+        "--time-limit",
+        "time_limit",
+        default=default,
+        show_default=True,
+        type=click.FloatRange(min=0, max=10**7),
+        help=f"seconds {what} may take (0: no limit); past it the command stops, says what it "
+        f"has done, and exits with status {TIME_LIMIT_STATUS}",
+    )
 
 
 def _writable_folder(folder: Path, what: str) -> None:
@@ -152,9 +159,12 @@ def check(paths: tuple[str, ...], quiet: bool, time_limit: float) -> None:
             click.echo(f"FAIL  {_show(path)}: {one_line(result.difference or '', 1000)}")
         if not quiet:
             _say_partial(partial_cards(scenario.state, CardPool.default()), indent="      ")
-    click.echo(f"{passed} passed, {failed} failed" + (f", {errors} could not be read" if errors else "")
-               + (f", {crashed} crashed the engine" if crashed else "")
-               + (f", {timed_out} stopped by the time limit" if timed_out else ""))
+    click.echo(
+        f"{passed} passed, {failed} failed"
+        + (f", {errors} could not be read" if errors else "")
+        + (f", {crashed} crashed the engine" if crashed else "")
+        + (f", {timed_out} stopped by the time limit" if timed_out else "")
+    )
     sys.exit(2 if errors else TIME_LIMIT_STATUS if timed_out else 1 if failed or crashed else 0)
 
 
@@ -191,10 +201,13 @@ def explain(path: str, object_id: str | None, damage: bool, time_limit: float) -
 
 
 def _explain(path: str, object_id: str | None, damage: bool) -> None:
-    from bridge.explain import explain_damage, format_damage
+    from bridge.engine.explain import explain_damage, format_damage
+
     scenario, game = _load(path)
     if object_id is not None:
-        from bridge.explain import explain as explain_object, format_explanation
+        from bridge.engine.explain import explain as explain_object
+        from bridge.engine.explain import format_explanation
+
         try:
             click.echo(format_explanation(game, explain_object(game, object_id)))
         except MtgaspError as exc:
@@ -256,8 +269,10 @@ def _format(game: Game, declaration: object) -> str:
     if isinstance(declaration, DeclareBlockers):
         if not declaration.blockers:
             return "no blockers"
-        return "; ".join(f"{game.describe(b)} blocks {', '.join(game.describe(a) for a in attackers)}"
-                         for b, attackers in declaration.blockers.items())
+        return "; ".join(
+            f"{game.describe(b)} blocks {', '.join(game.describe(a) for a in attackers)}"
+            for b, attackers in declaration.blockers.items()
+        )
     assert isinstance(declaration, DeclareAttackers)
     if not declaration.attackers:
         return "no attackers"
@@ -289,7 +304,8 @@ def attacks(path: str, count: bool, time_limit: float) -> None:
 @click.option("--cards", is_flag=True, help="the schema of card files instead of scenario files")
 def schema(cards: bool) -> None:
     """Print the JSON Schema of scenario files (or of card files)."""
-    from bridge.schemas import card_schema, scenario_schema
+    from bridge.io.schemas import card_schema, scenario_schema
+
     click.echo(json.dumps(card_schema() if cards else scenario_schema(), indent=2, sort_keys=True))
 
 
@@ -299,24 +315,47 @@ if __name__ == "__main__":  # pragma: no cover
 
 @main.command()
 @click.argument("path")
-@click.option("--human", "humans", multiple=True, help="a player a person plays at the prompt (default: the active "
-                                                       "player); the others play by --opponent")
-@click.option("--opponent", type=click.Choice(["random", "first", "human"]), default="random",
-              help="how the other players choose")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=-10 ** 18, max=10 ** 18),
-              help="seed of the random players")
-@click.option("--max-actions", default=2000, show_default=True, type=click.IntRange(min=1, max=10 ** 6))
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True),
-              help="write the game log (JSON) here; `mtgasp replay` plays it back")
+@click.option(
+    "--human",
+    "humans",
+    multiple=True,
+    help="a player a person plays at the prompt (default: the active player); the others play by --opponent",
+)
+@click.option(
+    "--opponent", type=click.Choice(["random", "first", "human"]), default="random", help="how the other players choose"
+)
+@click.option(
+    "--seed",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=-(10**18), max=10**18),
+    help="seed of the random players",
+)
+@click.option("--max-actions", default=2000, show_default=True, type=click.IntRange(min=1, max=10**6))
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="write the game log (JSON) here; `mtgasp replay` plays it back",
+)
 @_time_limit(600, "the engine (not the prompt)")
-def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actions: int, log_path: str | None,
-         time_limit: float) -> None:
+def play(
+    path: str,
+    humans: tuple[str, ...],
+    opponent: str,
+    seed: int,
+    max_actions: int,
+    log_path: str | None,
+    time_limit: float,
+) -> None:
     """Play the position of a scenario file to the end: a person at the prompt against the
     chosen opponent; each turn shows the board, the stack and the numbered legal actions.
     Typing q (or the end of the input) stops the game; the position and the log so far are
     kept.  Exit status 3 when the engine's time runs out (the clock stops at the prompt)."""
-    from bridge.agents import FirstLegalAgent, HumanAgent, RandomAgent, describe_game, play as run
-    scenario, game = _load(path)
+    from bridge.play.agents import FirstLegalAgent, HumanAgent, RandomAgent, describe_game
+    from bridge.play.agents import play as run
+
+    _scenario, game = _load(path)
     if log_path:
         _writable_folder(Path(log_path).absolute().parent, "the game log")
     names = [p.name for p in game.state.players]
@@ -384,8 +423,9 @@ def play(path: str, humans: tuple[str, ...], opponent: str, seed: int, max_actio
 @_time_limit(600, "the replay")
 def replay(log_path: str, time_limit: float) -> None:
     """Replay a game log and print the final position."""
-    from bridge.agents import describe_game
-    from bridge.reading import read_json
+    from bridge.model.reading import read_json
+    from bridge.play.agents import describe_game
+
     try:
         data = read_json(log_path)
     except InputError as exc:
@@ -409,7 +449,8 @@ def replay(log_path: str, time_limit: float) -> None:
 
 def _deck(name: str, shipped: dict[str, Path]) -> Deck:
     """A deck named on the command line: a shipped deck, ``random:SEED``, or a deck file."""
-    from bridge.selfplay import load_deck, random_deck
+    from bridge.play.selfplay import load_deck, random_deck
+
     if name.startswith("random:"):
         seed = name.removeprefix("random:")
         if not (seed.isascii() and seed.isdigit() and len(seed) <= 18):
@@ -420,7 +461,8 @@ def _deck(name: str, shipped: dict[str, Path]) -> Deck:
 
 def _recheck(known: list, count: int, jobs: int) -> None:
     """Play ``count`` recorded games again (spread evenly over them) and compare their logs."""
-    from bridge.selfplay import run_tasks
+    from bridge.play.selfplay import run_tasks
+
     if not known:
         _fail("--recheck: the results file holds none of this run's games")
         return
@@ -441,27 +483,59 @@ def _recheck(known: list, count: int, jobs: int) -> None:
 
 
 @main.command()
-@click.option("--games", default=10, show_default=True, type=click.IntRange(min=1, max=10 ** 6),
-              help="games for each pair of decks")
-@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=-10 ** 18, max=10 ** 18))
-@click.option("--decks", "deck_names", nargs=2,
-              help="two decks (names in decks/, files, or random:SEED for a random Magic 2010 deck); default: "
-                   "every pair of decks/")
-@click.option("--max-actions", default=1000, show_default=True, type=click.IntRange(min=1, max=10 ** 6),
-              help="a game stops unfinished after this many")
+@click.option(
+    "--games", default=10, show_default=True, type=click.IntRange(min=1, max=10**6), help="games for each pair of decks"
+)
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(min=-(10**18), max=10**18))
+@click.option(
+    "--decks",
+    "deck_names",
+    nargs=2,
+    help="two decks (names in decks/, files, or random:SEED for a random Magic 2010 deck); default: "
+    "every pair of decks/",
+)
+@click.option(
+    "--max-actions",
+    default=1000,
+    show_default=True,
+    type=click.IntRange(min=1, max=10**6),
+    help="a game stops unfinished after this many",
+)
 @click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1, max=256),
-              help="games played at once, in separate processes (the results don't depend on it)")
+@click.option(
+    "--jobs",
+    default=1,
+    show_default=True,
+    type=click.IntRange(min=1, max=256),
+    help="games played at once, in separate processes (the results don't depend on it)",
+)
 @click.option("--progress", is_flag=True, help="print a line for each game as it ends")
-@click.option("--results", "results_path", type=click.Path(dir_okay=False),
-              help="keep each finished game's result in this file (JSON lines); a run given the same file "
-                   "plays only the games it doesn't hold yet")
-@click.option("--recheck", type=click.IntRange(min=1, max=10 ** 6),
-              help="with --results: play K of the games the file holds again, spread over the run, and check "
-                   "that they are the same games (the hash of their logs); play nothing else")
+@click.option(
+    "--results",
+    "results_path",
+    type=click.Path(dir_okay=False),
+    help="keep each finished game's result in this file (JSON lines); a run given the same file "
+    "plays only the games it doesn't hold yet",
+)
+@click.option(
+    "--recheck",
+    type=click.IntRange(min=1, max=10**6),
+    help="with --results: play K of the games the file holds again, spread over the run, and check "
+    "that they are the same games (the hash of their logs); play nothing else",
+)
 @_time_limit(300, "each game")
-def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_actions: int, log_dir: str | None,
-             jobs: int, progress: bool, results_path: str | None, recheck: int | None, time_limit: float) -> None:
+def selfplay(
+    games: int,
+    seed: int,
+    deck_names: tuple[str, str] | None,
+    max_actions: int,
+    log_dir: str | None,
+    jobs: int,
+    progress: bool,
+    results_path: str | None,
+    recheck: int | None,
+    time_limit: float,
+) -> None:
     """Random legal games between decks, checking the state after every action; prints
     games per second, actions per second and how the games ended.  The decks and their
     cards are checked before the first game (exit status 2 when one can't be used).  Exit
@@ -469,7 +543,9 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
     seed), else 3 when a game was stopped by the time limit (it is not kept in --results)."""
     import time
     from itertools import combinations
-    from bridge.selfplay import Outcome, ResultsFile, Task, load_deck, run_tasks, shipped_decks, summary
+
+    from bridge.play.selfplay import Outcome, ResultsFile, Task, load_deck, run_tasks, shipped_decks, summary
+
     shipped = shipped_decks()
     try:
         if deck_names:
@@ -478,16 +554,24 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         else:
             decks = [load_deck(p) for p in shipped.values()]
             pairs = list(combinations(decks, 2))
-        recorded = ResultsFile(Path(results_path), warn=lambda text: click.echo(f"warning: {text}", err=True)) \
-            if results_path else None
+        recorded = (
+            ResultsFile(Path(results_path), warn=lambda text: click.echo(f"warning: {text}", err=True))
+            if results_path
+            else None
+        )
     except MtgaspError as exc:
         _fail(str(exc), exc)
         return
     if log_dir:
         _writable_folder(Path(log_dir), "game logs")
     pool = CardPool.default()
-    _say_partial({name: card.missing for name in sorted({n for pair in pairs for d in pair for n in d.cards})
-                  if name in pool and (card := pool.get(name)).missing})
+    _say_partial(
+        {
+            name: card.missing
+            for name in sorted({n for pair in pairs for d in pair for n in d.cards})
+            if name in pool and (card := pool.get(name)).missing
+        }
+    )
     # game by game across the pairs, so that a run stopped early has covered every pair alike
     tasks = [Task((a, b), seed + g, max_actions, log_dir, time_limit) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]
@@ -519,21 +603,31 @@ def selfplay(games: int, seed: int, deck_names: tuple[str, str] | None, max_acti
         mine = by_pair.setdefault((a.name, b.name), [])
         mine.append(r)
         if progress and not old:
-            click.echo(f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
-                       f"{r.turns} turns, {r.seconds:.1f} s")
+            click.echo(
+                f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
+                f"{r.turns} turns, {r.seconds:.1f} s"
+            )
         if len(mine) == games:
-            click.echo(f"{a.name} vs {b.name}: " + summary(mine) + "; winners: "
-                       + ", ".join(f"{x.winner or '-'}" for x in mine))
+            click.echo(
+                f"{a.name} vs {b.name}: "
+                + summary(mine)
+                + "; winners: "
+                + ", ".join(f"{x.winner or '-'}" for x in mine)
+            )
     wall = time.perf_counter() - started
     click.echo("all: " + summary(results))
     if jobs > 1 and len(results) > len(known):
-        actions = sum(r.actions for r in results[len(known):])
+        actions = sum(r.actions for r in results[len(known) :])
         played = len(results) - len(known)
-        click.echo(f"wall clock with {jobs} processes: {wall:.1f} s, {played / max(wall, 1e-9):.3f} games/s, "
-                   f"{actions / max(wall, 1e-9):.1f} actions/s")
+        click.echo(
+            f"wall clock with {jobs} processes: {wall:.1f} s, {played / max(wall, 1e-9):.3f} games/s, "
+            f"{actions / max(wall, 1e-9):.1f} actions/s"
+        )
     if failures:
         click.echo(f"{len(failures)} of {len(tasks)} games failed:\n  " + "\n  ".join(failures), err=True)
         sys.exit(1)
     if out_of_time:
-        _out_of_time(f"{len(out_of_time)} of {len(tasks)} games were stopped by the time limit of {time_limit:g} s "
-                     "(not kept as results)")
+        _out_of_time(
+            f"{len(out_of_time)} of {len(tasks)} games were stopped by the time limit of {time_limit:g} s "
+            "(not kept as results)"
+        )

@@ -25,17 +25,69 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parent.parent
 
 # words the generated values are made of: names the engine knows, and some it doesn't
-CARD_NAMES = ["Grizzly Bears", "Craw Wurm", "Lure", "Forest", "Mountain", "Lightning Bolt", "Giant Growth",
-              "Serra Angel", "Llanowar Elves", "Goblin Piker", "Pacifism", "Jace Beleren", "Unknown Card"]
+CARD_NAMES = [
+    "Grizzly Bears",
+    "Craw Wurm",
+    "Lure",
+    "Forest",
+    "Mountain",
+    "Lightning Bolt",
+    "Giant Growth",
+    "Serra Angel",
+    "Llanowar Elves",
+    "Goblin Piker",
+    "Pacifism",
+    "Jace Beleren",
+    "Unknown Card",
+]
 IDS = ["a", "b", "bear", "wurm", "lure", "elves", "nobody"]
 PLAYERS = ["alice", "bob", "carol"]
 WORDS = CARD_NAMES + IDS + PLAYERS + ["declare_blockers", "main1", "combat_damage", "flying", "red", "creature"]
 
-ODD_STRINGS = ["", " ", "\x00", "a\nb", "\t", "\x1b[31mred", "\u202eevil", "\ud800", "\u2028", "é" * 3,
-               "../escaped", "/etc/passwd", "C:\\x", "x" * 150, "y" * 20_000, "{", "*a", "&a", "- x",
-               "9" * 40, "1e400", ".nan", "null", "~"]
-ODD_NUMBERS = [-1, 0, 1, 7, -(10 ** 6), 10 ** 6, 10 ** 6 + 1, -(10 ** 7), 2 ** 31, 2 ** 63, 10 ** 30, 1.5, -0.0,
-               float("inf"), float("-inf"), 1e300]
+ODD_STRINGS = [
+    "",
+    " ",
+    "\x00",
+    "a\nb",
+    "\t",
+    "\x1b[31mred",
+    "\u202eevil",
+    "\ud800",
+    "\u2028",
+    "é" * 3,
+    "../escaped",
+    "/etc/passwd",
+    "C:\\x",
+    "x" * 150,
+    "y" * 20_000,
+    "{",
+    "*a",
+    "&a",
+    "- x",
+    "9" * 40,
+    "1e400",
+    ".nan",
+    "null",
+    "~",
+]
+ODD_NUMBERS = [
+    -1,
+    0,
+    1,
+    7,
+    -(10**6),
+    10**6,
+    10**6 + 1,
+    -(10**7),
+    2**31,
+    2**63,
+    10**30,
+    1.5,
+    -0.0,
+    float("inf"),
+    float("-inf"),
+    1e300,
+]
 
 
 def nested(depth: int, leaf: Any = 1, mapping: bool = False) -> Any:
@@ -47,10 +99,17 @@ def nested(depth: int, leaf: Any = 1, mapping: bool = False) -> Any:
 
 
 odd_values = st.one_of(
-    st.sampled_from(ODD_STRINGS), st.sampled_from(ODD_NUMBERS), st.none(), st.booleans(),
-    st.text(max_size=20), st.integers(), st.just([]), st.just({}),
+    st.sampled_from(ODD_STRINGS),
+    st.sampled_from(ODD_NUMBERS),
+    st.none(),
+    st.booleans(),
+    st.text(max_size=20),
+    st.integers(),
+    st.just([]),
+    st.just({}),
     st.builds(nested, st.integers(min_value=45, max_value=70), st.just(1), st.booleans()),
-    st.lists(st.sampled_from(WORDS), max_size=4), st.dictionaries(st.sampled_from(WORDS), st.integers(-3, 30), max_size=3),
+    st.lists(st.sampled_from(WORDS), max_size=4),
+    st.dictionaries(st.sampled_from(WORDS), st.integers(-3, 30), max_size=3),
 )
 
 
@@ -81,8 +140,9 @@ def from_schema(node: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> s
         must = {k: from_schema(v, defs, depth + 1) for k, v in props.items() if k in required}
         may = {k: from_schema(v, defs, depth + 1) for k, v in props.items() if k not in required}
         if not props and isinstance(node.get("additionalProperties"), dict):
-            return st.dictionaries(st.sampled_from(WORDS), from_schema(node["additionalProperties"], defs, depth + 1),
-                                   max_size=3)
+            return st.dictionaries(
+                st.sampled_from(WORDS), from_schema(node["additionalProperties"], defs, depth + 1), max_size=3
+            )
         return st.fixed_dictionaries(must, optional=may)
     if kind == "array":
         items = node.get("items", {})
@@ -167,7 +227,7 @@ def _mutate(doc: Any, kind: str, place: int, value: Any) -> Any:
         if isinstance(target, str):
             parent[key] = "nobody_" + target[:5]
     elif kind == "move":
-        others = [p for p in places if p and p[:len(path)] != path and path[:len(p)] != p]
+        others = [p for p in places if p and p[: len(path)] != path and path[: len(p)] != p]
         if others:
             there = others[(place * 7) % len(others)]
             _get(doc, there[:-1])[there[-1]] = copy.deepcopy(target)
@@ -190,8 +250,9 @@ def broken_document(draw: st.DrawFn, bases: list[Any], parts: st.SearchStrategy[
 
 
 # ------------------------------------------------------------------ breaking a text
-BOMB = ('\nlol0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n'
-        + "".join(f"lol{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n" for i in range(1, 9)))
+BOMB = '\nlol0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n' + "".join(
+    f"lol{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]\n" for i in range(1, 9)
+)
 
 
 def dump(doc: Any, as_json: bool) -> str:
@@ -242,8 +303,26 @@ def broken_text(draw: st.DrawFn, doc: Any, yaml_ok: bool = True) -> bytes:
 
 # ------------------------------------------------------------------ prompt input
 prompt_lines = st.one_of(
-    st.sampled_from(["1", "2", "0", "-1", "999999999", "1 2", "²", "١", " 3 ", "", "quit", "Q", "\x00", "\x1b[A",
-                     "9" * 5000, "9" * 1_000_100]),
+    st.sampled_from(
+        [
+            "1",
+            "2",
+            "0",
+            "-1",
+            "999999999",
+            "1 2",
+            "²",
+            "١",
+            " 3 ",
+            "",
+            "quit",
+            "Q",
+            "\x00",
+            "\x1b[A",
+            "9" * 5000,
+            "9" * 1_000_100,
+        ]
+    ),
     st.integers(min_value=-3, max_value=40).map(str),
     st.text(max_size=12).filter(lambda s: "\n" not in s and "\r" not in s),
 )

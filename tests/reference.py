@@ -98,11 +98,14 @@ def legal_declarations(attackers: list[dict], blockers: list[dict], lands: set[s
     return {d for d, s in zip(candidates, scores) if s == best}
 
 
-def legal_attacks(creatures: list[dict], targets: list[str], max_attackers: int | None) -> set[frozenset[tuple[str, str]]]:
+def legal_attacks(
+    creatures: list[dict], targets: list[str], max_attackers: int | None
+) -> set[frozenset[tuple[str, str]]]:
     """The legal declarations of attackers (CR 508.1a-d) for creatures described by flags:
     ``tapped``, ``sick`` and ``flags`` among haste defender cant_attack cant_attack_alone
     attacks_each_combat; ``targets`` are what may be attacked; ``max_attackers`` is a limit
     like Silent Arbiter's (None for none)."""
+
     def able(c: dict) -> bool:
         f = c["flags"]
         return not (c["tapped"] or (c["sick"] and "haste" not in f) or f & {"defender", "cant_attack"})
@@ -122,8 +125,9 @@ def legal_attacks(creatures: list[dict], targets: list[str], max_attackers: int 
 
     def obeyed(pairs: frozenset[tuple[str, str]]) -> int:
         attackers = {c for c, _ in pairs}
-        return sum(1 for c in creatures if "attacks_each_combat" in c["flags"] and not c["tapped"]
-                   and c["id"] in attackers)
+        return sum(
+            1 for c in creatures if "attacks_each_combat" in c["flags"] and not c["tapped"] and c["id"] in attackers
+        )
 
     best = max(obeyed(p) for p in candidates)
     return {p for p in candidates if obeyed(p) == best}

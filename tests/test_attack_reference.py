@@ -7,31 +7,43 @@ combat if able", with or without a planeswalker to attack and a Silent Arbiter.
 
 from __future__ import annotations
 
+import reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference
-from bridge.cards import Card, CardPool
-from bridge.game import Game
-from bridge.models import DeclareAttackers, GameState
+from bridge.engine.game import Game
+from bridge.model.actions import DeclareAttackers
+from bridge.model.cards import Card, CardPool
+from bridge.model.state import GameState
 
 FLAGS = ["haste", "defender", "cant_attack", "cant_attack_alone", "attacks_each_combat"]
 
-boards = st.fixed_dictionaries({
-    "creatures": st.lists(st.fixed_dictionaries({
-        "tapped": st.booleans(), "sick": st.booleans(), "flags": st.sets(st.sampled_from(FLAGS), max_size=2)}),
-        max_size=4),
-    "planeswalker": st.booleans(),
-    "arbiter": st.booleans(),
-})
+boards = st.fixed_dictionaries(
+    {
+        "creatures": st.lists(
+            st.fixed_dictionaries(
+                {"tapped": st.booleans(), "sick": st.booleans(), "flags": st.sets(st.sampled_from(FLAGS), max_size=2)}
+            ),
+            max_size=4,
+        ),
+        "planeswalker": st.booleans(),
+        "arbiter": st.booleans(),
+    }
+)
 
 
 def build(board: dict) -> tuple[Game, list[dict], list[str]]:
     creatures = [{**c, "id": f"c{i}"} for i, c in enumerate(board["creatures"])]
-    cards = [Card.model_validate({"name": f"C{i}", "types": ["creature"], "power": 1, "toughness": 1,
-                                  "abilities": sorted(c["flags"])}) for i, c in enumerate(creatures)]
+    cards = [
+        Card.model_validate(
+            {"name": f"C{i}", "types": ["creature"], "power": 1, "toughness": 1, "abilities": sorted(c["flags"])}
+        )
+        for i, c in enumerate(creatures)
+    ]
     pool = CardPool.from_cards(cards, fallback=CardPool.default())
-    alice = [{"id": c["id"], "card": f"C{i}", "tapped": c["tapped"], "sick": c["sick"]} for i, c in enumerate(creatures)]
+    alice = [
+        {"id": c["id"], "card": f"C{i}", "tapped": c["tapped"], "sick": c["sick"]} for i, c in enumerate(creatures)
+    ]
     bob: list[dict] = []
     targets = ["bob"]
     if board["planeswalker"]:
@@ -39,8 +51,13 @@ def build(board: dict) -> tuple[Game, list[dict], list[str]]:
         targets.append("jace")
     if board["arbiter"]:
         bob.append({"id": "arbiter", "card": "Silent Arbiter"})
-    state = GameState.model_validate({"active": "alice", "step": "declare_attackers", "players": [
-        {"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}]})
+    state = GameState.model_validate(
+        {
+            "active": "alice",
+            "step": "declare_attackers",
+            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
+        }
+    )
     return Game(state, pool), creatures, targets
 
 

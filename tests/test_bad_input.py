@@ -27,36 +27,73 @@ state:
 
 CASES = {
     "malformed_yaml": ("title: t\ncite: [509.1a\nstate: {}\n", "not valid YAML", "line "),
-    "unknown_card": (GOOD_STATE.replace("Llanowar Elves", "Llanowar Elfs"),
-                     "unknown card 'Llanowar Elfs'", "players[1].battlefield[0]"),
+    "unknown_card": (
+        GOOD_STATE.replace("Llanowar Elves", "Llanowar Elfs"),
+        "unknown card 'Llanowar Elfs'",
+        "players[1].battlefield[0]",
+    ),
     "unknown_id": (GOOD_STATE + "do:\n  - declare_blockers: {elves: wyrm}\n", "no object has the id 'wyrm'", "do[0]"),
-    "object_in_two_zones": (GOOD_STATE + "      hand: [{id: elves, card: Llanowar Elves}]\n",
-                            "already used", "players"),
-    "blocks_non_attacker": (GOOD_STATE.replace("attacking: bob, tapped: true", "tapped: true")
-                            .replace("{id: elves, card: Llanowar Elves}", "{id: elves, card: Llanowar Elves, blocking: [wurm]}"),
-                            "which is not attacking", "battlefield"),
-    "unknown_field": (GOOD_STATE.replace("step: declare_blockers", "step: declare_blockers\n  weather: rain"),
-                      "unknown field 'weather'", "line 6"),
-    "unknown_step": (GOOD_STATE.replace("step: declare_blockers", "step: second_main"), "Input should be", "state.step"),
+    "object_in_two_zones": (
+        GOOD_STATE + "      hand: [{id: elves, card: Llanowar Elves}]\n",
+        "already used",
+        "players",
+    ),
+    "blocks_non_attacker": (
+        GOOD_STATE.replace("attacking: bob, tapped: true", "tapped: true").replace(
+            "{id: elves, card: Llanowar Elves}", "{id: elves, card: Llanowar Elves, blocking: [wurm]}"
+        ),
+        "which is not attacking",
+        "battlefield",
+    ),
+    "unknown_field": (
+        GOOD_STATE.replace("step: declare_blockers", "step: declare_blockers\n  weather: rain"),
+        "unknown field 'weather'",
+        "line 6",
+    ),
+    "unknown_step": (
+        GOOD_STATE.replace("step: declare_blockers", "step: second_main"),
+        "Input should be",
+        "state.step",
+    ),
     "unknown_action": (GOOD_STATE + "do:\n  - cast_spell: {card: Lightning Bolt}\n", "unknown action", "do[0]"),
-    "unknown_expected_ability": (GOOD_STATE + "expect:\n  characteristics:\n    elves: {abilities: [flyin]}\n",
-                                 "unknown ability 'flyin'", "expect.characteristics.elves.abilities[0]"),
-    "unknown_order_source": (GOOD_STATE + "do:\n  - choose_order: {by: bob, replacements: [nothing]}\n",
-                             "no object has the id 'nothing'", "choose_order"),
+    "unknown_expected_ability": (
+        GOOD_STATE + "expect:\n  characteristics:\n    elves: {abilities: [flyin]}\n",
+        "unknown ability 'flyin'",
+        "expect.characteristics.elves.abilities[0]",
+    ),
+    "unknown_order_source": (
+        GOOD_STATE + "do:\n  - choose_order: {by: bob, replacements: [nothing]}\n",
+        "no object has the id 'nothing'",
+        "choose_order",
+    ),
     "not_a_mapping": ("- just\n- a list\n", "a scenario is a mapping", ""),
-    "attacks_non_planeswalker": (GOOD_STATE.replace("attacking: bob", "attacking: elves"),
-                                 "not a planeswalker", "attacking"),
-    "effect_source_missing": (GOOD_STATE + "  effects:\n    - {source: Giant Grwoth, targets: [elves]}\n",
-                              "neither a card nor an object", "effects[0].source"),
-    "effect_without_source_or_text": (GOOD_STATE + "  effects:\n    - {targets: [elves], modify_pt: [1, 1]}\n",
-                                      "needs a source", "effects[0]"),
-    "timestamp_repeated": (GOOD_STATE.replace("{id: elves, card: Llanowar Elves}",
-                                              "{id: elves, card: Llanowar Elves, timestamp: 3}")
-                           + "  effects:\n    - {source: Giant Growth, targets: [elves], timestamp: 3}\n",
-                           "same timestamp", "state"),
-    "effect_on_object_in_hand": (GOOD_STATE + "      hand: [{id: bolt, card: Lightning Bolt}]\n"
-                                 "  effects:\n    - {source: Giant Growth, targets: [bolt]}\n",
-                                 "not on the battlefield", "effects[0]"),
+    "attacks_non_planeswalker": (
+        GOOD_STATE.replace("attacking: bob", "attacking: elves"),
+        "not a planeswalker",
+        "attacking",
+    ),
+    "effect_source_missing": (
+        GOOD_STATE + "  effects:\n    - {source: Giant Grwoth, targets: [elves]}\n",
+        "neither a card nor an object",
+        "effects[0].source",
+    ),
+    "effect_without_source_or_text": (
+        GOOD_STATE + "  effects:\n    - {targets: [elves], modify_pt: [1, 1]}\n",
+        "needs a source",
+        "effects[0]",
+    ),
+    "timestamp_repeated": (
+        GOOD_STATE.replace("{id: elves, card: Llanowar Elves}", "{id: elves, card: Llanowar Elves, timestamp: 3}")
+        + "  effects:\n    - {source: Giant Growth, targets: [elves], timestamp: 3}\n",
+        "same timestamp",
+        "state",
+    ),
+    "effect_on_object_in_hand": (
+        GOOD_STATE + "      hand: [{id: bolt, card: Lightning Bolt}]\n"
+        "  effects:\n    - {source: Giant Growth, targets: [bolt]}\n",
+        "not on the battlefield",
+        "effects[0]",
+    ),
 }
 
 
@@ -105,23 +142,43 @@ def _one_message(args: list[str], path: Path, problem: str, place: str) -> None:
     assert len(lines) == 1 and str(path) in lines[0] and problem in lines[0] and place in lines[0], result.output
 
 
-LOG_STATE = {"turn": 1, "active": "alice", "step": "main1",
-             "players": [{"name": "alice", "hand": [{"id": "forest", "card": "Forest"}]}, {"name": "bob"}]}
+LOG_STATE = {
+    "turn": 1,
+    "active": "alice",
+    "step": "main1",
+    "players": [{"name": "alice", "hand": [{"id": "forest", "card": "Forest"}]}, {"name": "bob"}],
+}
 
 LOG_CASES = {
     "not_json": ("{garbage", "not a game log", "Expecting"),
     "a_list": ("[1, 2]", "a game log is a mapping", ""),
     "no_state": ('{"actions": []}', "a game log is a mapping", ""),
     "state_not_a_mapping": ('{"state": 5}', "valid dictionary", "state:"),
-    "bad_life": (json.dumps({"state": {**LOG_STATE, "players": [{"name": "alice", "life": "x"}, {"name": "bob"}]}}),
-                 "valid integer", "state.players[0].life"),
-    "unknown_action": (json.dumps({"state": LOG_STATE, "actions": [{"kind": "bogus"}]}), "unknown action 'bogus'",
-                       "actions[0]"),
-    "unknown_action_field": (json.dumps({"state": LOG_STATE, "actions": [{"kind": "pass", "player": "x"}]}),
-                             "unknown field 'player'", "actions[0].player:"),
-    "illegal_action": (json.dumps({"state": LOG_STATE, "actions": [{"kind": "play_land", "card": "forest"},
-                                                                   {"kind": "play_land", "card": "forest"}]}),
-                       "action 1 can't be replayed", "actions[1]"),
+    "bad_life": (
+        json.dumps({"state": {**LOG_STATE, "players": [{"name": "alice", "life": "x"}, {"name": "bob"}]}}),
+        "valid integer",
+        "state.players[0].life",
+    ),
+    "unknown_action": (
+        json.dumps({"state": LOG_STATE, "actions": [{"kind": "bogus"}]}),
+        "unknown action 'bogus'",
+        "actions[0]",
+    ),
+    "unknown_action_field": (
+        json.dumps({"state": LOG_STATE, "actions": [{"kind": "pass", "player": "x"}]}),
+        "unknown field 'player'",
+        "actions[0].player:",
+    ),
+    "illegal_action": (
+        json.dumps(
+            {
+                "state": LOG_STATE,
+                "actions": [{"kind": "play_land", "card": "forest"}, {"kind": "play_land", "card": "forest"}],
+            }
+        ),
+        "action 1 can't be replayed",
+        "actions[1]",
+    ),
 }
 
 
@@ -164,7 +221,9 @@ def test_selfplay_checks_where_it_writes_before_it_plays(tmp_path: Path, option:
     deck = tmp_path / "deck.yaml"
     deck.write_text("name: d\ncards:\n  Forest: 40\n")
     target = deck / "inside"  # a file is in the way
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", str(deck), str(deck), option, str(target)])
+    result = CliRunner().invoke(
+        main, ["selfplay", "--games", "1", "--decks", str(deck), str(deck), option, str(target)]
+    )
     assert result.exit_code == 2, result.output
     assert result.output.count("\n") == 1 and "a file is in the way" in result.output and "games/s" not in result.output
 
@@ -172,8 +231,9 @@ def test_selfplay_checks_where_it_writes_before_it_plays(tmp_path: Path, option:
 def test_play_checks_where_the_log_goes_before_it_plays(tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
     scenario.write_text(GOOD_STATE)
-    result = CliRunner().invoke(main, ["play", str(scenario), "--opponent", "first", "--log", str(scenario / "log.json")],
-                                input="q\n")
+    result = CliRunner().invoke(
+        main, ["play", str(scenario), "--opponent", "first", "--log", str(scenario / "log.json")], input="q\n"
+    )
     assert result.exit_code == 2, result.output
     assert "a file is in the way" in result.output and "winner" not in result.output
 

@@ -8,46 +8,68 @@ list of legal declarations and their count must be the reference's.
 
 from __future__ import annotations
 
+import reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference
-from bridge.cards import Card, CardPool
-from bridge.game import Game
-from bridge.models import DeclareBlockers, GameState
+from bridge.engine.game import Game
+from bridge.model.actions import DeclareBlockers
+from bridge.model.cards import Card, CardPool
+from bridge.model.state import GameState
 
 COLORS = ["white", "blue", "black", "red", "green"]
-EVASION = ["flying", "fear", "intimidate", "shadow", "horsemanship", "unblockable", "islandwalk",
-           "protection_red", "protection_green"]
+EVASION = [
+    "flying",
+    "fear",
+    "intimidate",
+    "shadow",
+    "horsemanship",
+    "unblockable",
+    "islandwalk",
+    "protection_red",
+    "protection_green",
+]
 BLOCKER_BASIC = ["flying", "reach", "shadow", "horsemanship", "cant_block"]
 ATTACKER_MORE = EVASION + ["lure", "max_one_blocker", "min_two_blockers"]
 BLOCKER_MORE = BLOCKER_BASIC + ["cant_block_alone", "blocks_each_combat", "block_additional", "block_any"]
 
 # reference flag -> card ability
 ABILITY = {
-    "islandwalk": {"landwalk": "island"}, "swampwalk": {"landwalk": "swamp"},
-    "protection_red": {"protection": {"color": "red"}}, "protection_green": {"protection": {"color": "green"}},
-    "lure": "must_be_blocked_by_all", "max_one_blocker": {"cant_be_blocked_by_more_than": 1},
-    "min_two_blockers": {"cant_be_blocked_except_by": 2}, "blocks_each_combat": "blocks_each_combat",
-    "block_additional": {"can_block_additional": 1}, "block_any": "can_block_any_number",
+    "islandwalk": {"landwalk": "island"},
+    "swampwalk": {"landwalk": "swamp"},
+    "protection_red": {"protection": {"color": "red"}},
+    "protection_green": {"protection": {"color": "green"}},
+    "lure": "must_be_blocked_by_all",
+    "max_one_blocker": {"cant_be_blocked_by_more_than": 1},
+    "min_two_blockers": {"cant_be_blocked_except_by": 2},
+    "blocks_each_combat": "blocks_each_combat",
+    "block_additional": {"can_block_additional": 1},
+    "block_any": "can_block_any_number",
 }
 
 
 def creatures(flags: list[str], n: int) -> st.SearchStrategy[list[dict]]:
-    return st.lists(st.fixed_dictionaries({
-        "colors": st.sets(st.sampled_from(COLORS), max_size=2),
-        "artifact": st.booleans(),
-        "flags": st.sets(st.sampled_from(flags), max_size=2),
-        "tapped": st.booleans(),
-    }), max_size=n)
+    return st.lists(
+        st.fixed_dictionaries(
+            {
+                "colors": st.sets(st.sampled_from(COLORS), max_size=2),
+                "artifact": st.booleans(),
+                "flags": st.sets(st.sampled_from(flags), max_size=2),
+                "tapped": st.booleans(),
+            }
+        ),
+        max_size=n,
+    )
 
 
 def boards(attacker_flags: list[str], blocker_flags: list[str]) -> st.SearchStrategy[dict]:
-    return st.fixed_dictionaries({
-        "attackers": creatures(attacker_flags, 4),
-        "blockers": creatures(blocker_flags, 4),
-        "lands": st.sets(st.sampled_from(["island", "swamp"])),
-    }).map(_name)
+    return st.fixed_dictionaries(
+        {
+            "attackers": creatures(attacker_flags, 4),
+            "blockers": creatures(blocker_flags, 4),
+            "lands": st.sets(st.sampled_from(["island", "swamp"])),
+        }
+    ).map(_name)
 
 
 def _name(board: dict) -> dict:
@@ -60,10 +82,16 @@ def _name(board: dict) -> dict:
 
 
 def _card(name: str, spec: dict) -> Card:
-    return Card.model_validate({
-        "name": name, "types": ["artifact", "creature"] if spec["artifact"] else ["creature"],
-        "colors": sorted(spec["colors"]), "power": 1, "toughness": 1,
-        "abilities": [ABILITY.get(f, f) for f in sorted(spec["flags"])]})
+    return Card.model_validate(
+        {
+            "name": name,
+            "types": ["artifact", "creature"] if spec["artifact"] else ["creature"],
+            "colors": sorted(spec["colors"]),
+            "power": 1,
+            "toughness": 1,
+            "abilities": [ABILITY.get(f, f) for f in sorted(spec["flags"])],
+        }
+    )
 
 
 def build(board: dict) -> Game:
@@ -72,12 +100,22 @@ def build(board: dict) -> Game:
     pool = CardPool.from_cards(cards, fallback=CardPool.default())
     bob = [{"id": b["id"], "card": f"B{i}", "tapped": b["tapped"]} for i, b in enumerate(board["blockers"])]
     bob += [{"id": land, "card": land.capitalize()} for land in sorted(board["lands"])]
-    state = GameState.model_validate({
-        "active": "alice", "step": "declare_blockers",
-        "players": [
-            {"name": "alice", "battlefield": [{"id": a["id"], "card": f"A{i}", "attacking": "bob", "tapped": True}
-                                              for i, a in enumerate(board["attackers"])]},
-            {"name": "bob", "battlefield": bob}]})
+    state = GameState.model_validate(
+        {
+            "active": "alice",
+            "step": "declare_blockers",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [
+                        {"id": a["id"], "card": f"A{i}", "attacking": "bob", "tapped": True}
+                        for i, a in enumerate(board["attackers"])
+                    ],
+                },
+                {"name": "bob", "battlefield": bob},
+            ],
+        }
+    )
     return Game(state, pool)
 
 

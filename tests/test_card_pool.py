@@ -14,9 +14,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from bridge.cards import Card, CardPool
 from bridge.cli import main
-from bridge.game import Game
+from bridge.engine.game import Game
+from bridge.model.cards import Card, CardPool
 
 POOL = CardPool.default()
 CARDS = POOL.all()
@@ -24,11 +24,14 @@ CARDS = POOL.all()
 # keywords whose triggers the rules know (cards/README.md)
 KEYWORD_TRIGGERS = {"exalted", "flanking", "provoke", "bushido"}
 # a line of keywords: each part a keyword, with its quality or cost
-KEYWORD = re.compile(r"(flying|reach|fear|intimidate|shadow|horsemanship|defender|haste|vigilance|first strike|"
-                     r"double strike|deathtouch|lifelink|trample|banding|flash|shroud|wither|exalted|flanking|"
-                     r"provoke|phasing|indestructible|changeling|split second|morph|fading|rampage|bushido|"
-                     r"entwine|kicker|buyback|flashback|equip|enchant|protection|bands with other|"
-                     r"(?:\w+ )?\w*walk)\b(.*)", re.I)
+KEYWORD = re.compile(
+    r"(flying|reach|fear|intimidate|shadow|horsemanship|defender|haste|vigilance|first strike|"
+    r"double strike|deathtouch|lifelink|trample|banding|flash|shroud|wither|exalted|flanking|"
+    r"provoke|phasing|indestructible|changeling|split second|morph|fading|rampage|bushido|"
+    r"entwine|kicker|buyback|flashback|equip|enchant|protection|bands with other|"
+    r"(?:\w+ )?\w*walk)\b(.*)",
+    re.I,
+)
 WORDS = {"first strike": "first_strike", "double strike": "double_strike"}
 
 
@@ -53,8 +56,12 @@ def lacks(card: Card) -> list[str]:
     """What of its printed text a card's file visibly leaves out."""
     out = []
     lines = _lines(card)
-    if {"instant", "sorcery"} & set(card.types) and not card.resolve and not card.modes \
-            and not (card.effect and card.targets):
+    if (
+        {"instant", "sorcery"} & set(card.types)
+        and not card.resolve
+        and not card.modes
+        and not (card.effect and card.targets)
+    ):
         out.append("nothing says what it does")
     if any(re.search(r"\bchoose one\b", line, re.I) for line in lines) and not card.modes:
         out.append("its modes")
@@ -67,9 +74,15 @@ def lacks(card: Card) -> list[str]:
                 key = WORDS.get(word, word.replace(" ", "_"))
                 if key.endswith("walk"):
                     key = "landwalk"
-                known = {"kicker": card.kicker, "buyback": card.buyback, "flashback": card.flashback,
-                         "equip": card.equip, "enchant": "enchant" in have, "protection": "protection" in have,
-                         "bands_with_other": "bands_with_other" in have}
+                known = {
+                    "kicker": card.kicker,
+                    "buyback": card.buyback,
+                    "flashback": card.flashback,
+                    "equip": card.equip,
+                    "enchant": "enchant" in have,
+                    "protection": "protection" in have,
+                    "bands_with_other": "bands_with_other" in have,
+                }
                 if not (known[key] if key in known else key in have):
                     out.append(f"the keyword {word}")
             continue
@@ -88,8 +101,15 @@ def lacks(card: Card) -> list[str]:
 def test_the_check_finds_what_a_file_leaves_out() -> None:
     # Ajani Goldmane's -6 is an activated ability its file leaves out
     assert lacks(POOL.get("Ajani Goldmane")) == ["an activated ability"]
-    bare = Card.model_validate({"name": "X", "types": ["creature"], "power": 1, "toughness": 1,
-                                "text": "Flying\nWhen X enters the battlefield, draw a card.\n{T}: Add {G}."})
+    bare = Card.model_validate(
+        {
+            "name": "X",
+            "types": ["creature"],
+            "power": 1,
+            "toughness": 1,
+            "text": "Flying\nWhen X enters the battlefield, draw a card.\n{T}: Add {G}.",
+        }
+    )
     assert lacks(bare) == ["the keyword flying", "a triggered ability", "an activated ability"]
     assert lacks(POOL.get("Serra Angel")) == [] and lacks(POOL.get("Prodigal Pyromancer")) == []
 
@@ -100,11 +120,23 @@ def test_a_card_leaving_out_part_of_its_text_says_so(card: Card) -> None:
 
 
 def test_a_game_names_its_partial_cards() -> None:
-    game = Game.from_state({"active": "alice", "players": [
-        {"name": "alice", "hand": ["Fling"], "battlefield": ["Ajani Goldmane", "Grizzly Bears"]},
-        {"name": "bob", "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]}],
-        "effects": [{"source": "Sleight of Mind", "targets": ["bears"], "text_change": {"from": "green", "to": "red"},
-                     "duration": "permanent"}]})
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "players": [
+                {"name": "alice", "hand": ["Fling"], "battlefield": ["Ajani Goldmane", "Grizzly Bears"]},
+                {"name": "bob", "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]},
+            ],
+            "effects": [
+                {
+                    "source": "Sleight of Mind",
+                    "targets": ["bears"],
+                    "text_change": {"from": "green", "to": "red"},
+                    "duration": "permanent",
+                }
+            ],
+        }
+    )
     parts = game.partial_cards()
     assert list(parts) == ["Ajani Goldmane", "Fling", "Sleight of Mind"]
     assert parts["Ajani Goldmane"] == POOL.get("Ajani Goldmane").missing
@@ -112,10 +144,12 @@ def test_a_game_names_its_partial_cards() -> None:
 
 def test_check_and_selfplay_say_which_part_does_nothing(tmp_path) -> None:
     path = tmp_path / "ajani.yaml"
-    path.write_text("title: t\ncite: ['606.3']\nstate:\n  active: alice\n  step: main1\n"
-                    "  players:\n    - {name: alice, battlefield: [{id: ajani, card: Ajani Goldmane}]}\n"
-                    "    - {name: bob}\ndo:\n  - activate: {source: ajani, ability: 1}\n"
-                    "expect:\n  stack: [ajani ability 1]\n")
+    path.write_text(
+        "title: t\ncite: ['606.3']\nstate:\n  active: alice\n  step: main1\n"
+        "  players:\n    - {name: alice, battlefield: [{id: ajani, card: Ajani Goldmane}]}\n"
+        "    - {name: bob}\ndo:\n  - activate: {source: ajani, ability: 1}\n"
+        "expect:\n  stack: [ajani ability 1]\n"
+    )
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 0, result.output
     assert "note: Ajani Goldmane leaves out the -6" in result.output
@@ -123,7 +157,8 @@ def test_check_and_selfplay_say_which_part_does_nothing(tmp_path) -> None:
     assert "note:" not in quiet.output
     deck = tmp_path / "d.yaml"
     deck.write_text("name: Walkers\ncards:\n  Ajani Goldmane: 4\n  Plains: 36\n")
-    played = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "5", "--decks", str(deck),
-                                       "green_stompy"])
+    played = CliRunner().invoke(
+        main, ["selfplay", "--games", "1", "--max-actions", "5", "--decks", str(deck), "green_stompy"]
+    )
     assert played.exit_code == 0, played.output
     assert played.output.count("note: Ajani Goldmane leaves out") == 1

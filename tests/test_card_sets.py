@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.cards import CardPool
+from bridge.model.cards import CardPool
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS = sorted((ROOT / "cards" / "sets").glob("*.txt"))
@@ -45,5 +45,6 @@ def test_statuses_agree_with_the_pool(path: Path) -> None:
             assert pool.get(name).name == name, f"{path.name} {number} {name}: the card file names another card"
             # a partial card's file says what it leaves out; a playable one's leaves nothing out
             missing = pool.get(name).missing
-            assert bool(missing) == (status == "partial"), \
+            assert bool(missing) == (status == "partial"), (
                 f"{path.name} {number} {name}: marked {status}, but its file's `missing` is {missing!r}"
+            )

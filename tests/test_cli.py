@@ -44,15 +44,18 @@ def test_blocks_lists_and_counts() -> None:
     assert listed.exit_code == 0
     assert listed.output.splitlines() == [
         "Grizzly Bears (cub) blocks Craw Wurm (wurm); Llanowar Elves (elves) blocks Craw Wurm (wurm)",
-        "1 legal declaration(s)"]
+        "1 legal declaration(s)",
+    ]
     assert run("blocks", "--count", LURE).output.strip() == "1"
 
 
 def test_attacks_count(tmp_path: Path) -> None:
     path = tmp_path / "two_bears.yaml"
-    path.write_text("title: t\ncite: ['508.1a']\nstate:\n  active: alice\n  step: declare_attackers\n"
-                    "  players:\n    - {name: alice, battlefield: [Grizzly Bears, Grizzly Bears]}\n"
-                    "    - {name: bob, battlefield: [Jace Beleren]}\n")
+    path.write_text(
+        "title: t\ncite: ['508.1a']\nstate:\n  active: alice\n  step: declare_attackers\n"
+        "  players:\n    - {name: alice, battlefield: [Grizzly Bears, Grizzly Bears]}\n"
+        "    - {name: bob, battlefield: [Jace Beleren]}\n"
+    )
     assert run("attacks", "--count", str(path)).output.strip() == "9"
     listed = run("attacks", str(path)).output.splitlines()
     assert "no attackers" in listed and listed[-1] == "9 legal declaration(s)"
@@ -66,6 +69,7 @@ def test_schema_is_json() -> None:
 
 def test_check_reports_an_engine_failure_with_its_file_and_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     import bridge.cli as cli
+
     real = cli.run_scenario
     broken = "bolt_kills_a_creature.yaml"
 
@@ -73,10 +77,12 @@ def test_check_reports_an_engine_failure_with_its_file_and_goes_on(monkeypatch: 
         if path.endswith(broken):
             raise RuntimeError("a fault planted by the test")
         return real(scenario, path)
+
     monkeypatch.setattr(cli, "run_scenario", run)
     folder = ROOT / "scenarios" / "stack"
-    result = CliRunner().invoke(cli.main, ["check", "-q", str(folder / broken),
-                                           str(folder / "activated_ability_keeps_priority.yaml")])
+    result = CliRunner().invoke(
+        cli.main, ["check", "-q", str(folder / broken), str(folder / "activated_ability_keeps_priority.yaml")]
+    )
     assert result.exit_code == 1
     assert f"CRASH {folder / broken}: the engine failed (RuntimeError: a fault planted by the test)" in result.output
     assert "1 passed, 0 failed, 1 crashed the engine" in result.output

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bridge.game import Game
-from bridge.models import AssignDamage
+from bridge.engine.game import Game
+from bridge.model.actions import AssignDamage
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios" / "combat" / "damage"
 
@@ -29,8 +29,10 @@ def test_other_attackers_damage_counts_toward_lethal() -> None:
     verdict = game.check(AssignDamage(assignments={**shared, "boars": {"brigade": 2, "piker": 2}}))
     assert not verdict.legal
     # with only 3 damage on the Brigade (1 + 2), neither attacker may go past it
-    assert {(v.rule, v.objects) for v in verdict.violations} == {("510.1c", ("baloth", "ape", "brigade")),
-                                                                 ("510.1c", ("boars", "piker", "brigade"))}
+    assert {(v.rule, v.objects) for v in verdict.violations} == {
+        ("510.1c", ("baloth", "ape", "brigade")),
+        ("510.1c", ("boars", "piker", "brigade")),
+    }
 
 
 def test_trample_lists_lethal_first() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from bridge.cli import main
-from bridge.explain import explain
-from bridge.game import Game
+from bridge.engine.explain import explain
+from bridge.engine.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 HUMILITY = ROOT / "scenarios/layers/humility_opalescence/humility_later_than_opalescence_everything_1_1.yaml"
@@ -46,7 +46,8 @@ TRAMPLE = ROOT / "scenarios/combat/damage/example_702_17b_protection_does_not_ex
 
 
 def test_damage_choices_of_the_craw_wurm_example() -> None:
-    from bridge.explain import explain_damage
+    from bridge.engine.explain import explain_damage
+
     choices = {c.creature: c for c in explain_damage(Game.from_scenario(CRAW_WURM))}
     wurm = choices["wurm"]
     assert wurm.power == 6 and wurm.recipients == ("wall", "cadet")

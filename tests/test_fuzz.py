@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -24,29 +23,30 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from fuzz_strategies import ROOT, broken_document, broken_text, from_definition, odd_values, prompt_input, schema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bridge.cli import main
-from bridge.errors import InputError
-from bridge.limits import INTERRUPT_STATUS, TIME_LIMIT_STATUS
-from fuzz_strategies import (ROOT, broken_document, broken_text, from_definition, odd_values, prompt_input, schema)
+from bridge.model.errors import InputError
+from bridge.model.limits import INTERRUPT_STATUS, TIME_LIMIT_STATUS
 
 # how each run ended, by target and status: printed at the end of the session (conftest.py)
 OUTCOMES: Counter[tuple[str, str]] = Counter()
 
-TIME_LIMIT = 10.0          # seconds each command is given
-SLACK = 15.0               # how much longer a run may take (loading, the solver's grounding)
-MAX_ERROR_LINE = 1_500     # characters of one error line
+TIME_LIMIT = 10.0  # seconds each command is given
+SLACK = 15.0  # how much longer a run may take (loading, the solver's grounding)
+MAX_ERROR_LINE = 1_500  # characters of one error line
 
 # the share of the profile's examples each target gets
 _EXAMPLES = settings().max_examples
 
 
 def budget(share: float) -> settings:
-    return settings(max_examples=max(5, int(_EXAMPLES * share)),
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.filter_too_much])
+    return settings(
+        max_examples=max(5, int(_EXAMPLES * share)),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
 
 
 def _digest(path: Path) -> tuple[bytes, int]:
@@ -63,6 +63,7 @@ def run_command(target: str, args: list[str], inputs: list[Path], stdin: bytes |
     output = result.output
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         import traceback
+
         trace = "".join(traceback.format_exception(result.exception))
         pytest.fail(f"{args}: the command raised {type(result.exception).__name__}:\n{trace[-3000:]}")
     code = result.exit_code
@@ -90,7 +91,7 @@ def folder() -> Any:
     shutil.rmtree(where, ignore_errors=True)
 
 
-_COUNTER = iter(range(10 ** 9))
+_COUNTER = iter(range(10**9))
 
 
 def _write(folder: Path, data: bytes, suffix: str) -> Path:
@@ -107,15 +108,20 @@ def _load_yaml(path: Path) -> Any:
 _SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
 SCENARIO_BASES = [_load_yaml(p) for p in _SCENARIOS[:: max(1, len(_SCENARIOS) // 16)]]
 SCENARIO_SCHEMA = schema("scenario")
-scenario_parts = st.one_of(from_definition(SCENARIO_SCHEMA, "Permanent"), from_definition(SCENARIO_SCHEMA, "CardRef"),
-                           from_definition(SCENARIO_SCHEMA, "Player"), from_definition(SCENARIO_SCHEMA, "Effect"),
-                           from_definition(SCENARIO_SCHEMA, "StackObject"),
-                           from_definition(SCENARIO_SCHEMA, "Expectation"),
-                           from_definition({**SCENARIO_SCHEMA["properties"]["do"]["items"],
-                                            "$defs": SCENARIO_SCHEMA["$defs"]}))
+scenario_parts = st.one_of(
+    from_definition(SCENARIO_SCHEMA, "Permanent"),
+    from_definition(SCENARIO_SCHEMA, "CardRef"),
+    from_definition(SCENARIO_SCHEMA, "Player"),
+    from_definition(SCENARIO_SCHEMA, "Effect"),
+    from_definition(SCENARIO_SCHEMA, "StackObject"),
+    from_definition(SCENARIO_SCHEMA, "Expectation"),
+    from_definition({**SCENARIO_SCHEMA["properties"]["do"]["items"], "$defs": SCENARIO_SCHEMA["$defs"]}),
+)
 scenarios = st.one_of(
-    broken_document(SCENARIO_BASES, scenario_parts), broken_document(SCENARIO_BASES, scenario_parts),
-    broken_document(SCENARIO_BASES, scenario_parts), from_definition(SCENARIO_SCHEMA),
+    broken_document(SCENARIO_BASES, scenario_parts),
+    broken_document(SCENARIO_BASES, scenario_parts),
+    broken_document(SCENARIO_BASES, scenario_parts),
+    from_definition(SCENARIO_SCHEMA),
 ).flatmap(broken_text)
 
 
@@ -135,8 +141,11 @@ def test_broken_scenarios(folder: Path, text: bytes, command: str) -> None:
 _CARDS = sorted((ROOT / "cards").glob("*.yaml"))
 CARD_BASES = [(p.stem, _load_yaml(p)) for p in _CARDS[:: max(1, len(_CARDS) // 24)]]
 CARD_SCHEMA = schema("card")
-card_parts = st.one_of(from_definition(CARD_SCHEMA, "Ability"), from_definition(CARD_SCHEMA, "Quality"),
-                       from_definition(CARD_SCHEMA, "TargetSpec"))
+card_parts = st.one_of(
+    from_definition(CARD_SCHEMA, "Ability"),
+    from_definition(CARD_SCHEMA, "Quality"),
+    from_definition(CARD_SCHEMA, "TargetSpec"),
+)
 
 
 @budget(2.0)
@@ -144,7 +153,8 @@ card_parts = st.one_of(from_definition(CARD_SCHEMA, "Ability"), from_definition(
 def test_broken_cards(folder: Path, index: int, data: st.DataObject) -> None:
     """A card file is read and its facts made: an InputError (one line, naming the file) or
     a card; never another exception."""
-    from bridge.cards import load_card_file
+    from bridge.model.cards import load_card_file
+
     stem, doc = CARD_BASES[index]
     doc = data.draw(st.one_of(broken_document([doc], card_parts), from_definition(CARD_SCHEMA)))
     text = data.draw(broken_text(doc))
@@ -167,12 +177,13 @@ def test_broken_cards(folder: Path, index: int, data: st.DataObject) -> None:
 
 
 # ------------------------------------------------------------------ decks
-from bridge.selfplay import Deck  # noqa: E402
+from bridge.play.selfplay import Deck  # noqa: E402
 
 DECK_BASES = [_load_yaml(p) for p in sorted((ROOT / "decks").glob("*.yaml"))]
 DECK_SCHEMA = Deck.model_json_schema()
 decks = st.one_of(
-    broken_document(DECK_BASES, from_definition(DECK_SCHEMA)), broken_document(DECK_BASES, from_definition(DECK_SCHEMA)),
+    broken_document(DECK_BASES, from_definition(DECK_SCHEMA)),
+    broken_document(DECK_BASES, from_definition(DECK_SCHEMA)),
     from_definition(DECK_SCHEMA),
 ).flatmap(broken_text)
 
@@ -182,8 +193,24 @@ decks = st.one_of(
 def test_broken_decks(folder: Path, text: bytes, other: str) -> None:
     path = _write(folder, text, ".yaml")
     logs = folder / f"logs{next(_COUNTER)}"
-    run_command("deck", ["selfplay", "--games", "1", "--max-actions", "3", "--time-limit", str(TIME_LIMIT),
-                         "--log-dir", str(logs), "--decks", str(path), other], [path])
+    run_command(
+        "deck",
+        [
+            "selfplay",
+            "--games",
+            "1",
+            "--max-actions",
+            "3",
+            "--time-limit",
+            str(TIME_LIMIT),
+            "--log-dir",
+            str(logs),
+            "--decks",
+            str(path),
+            other,
+        ],
+        [path],
+    )
     for log in logs.glob("*") if logs.is_dir() else []:
         assert log.parent == logs and log.suffix == ".json", log  # a deck's name leads nowhere else
         json.loads(log.read_text())  # written whole
@@ -193,10 +220,12 @@ def test_broken_decks(folder: Path, text: bytes, other: str) -> None:
 
 # ------------------------------------------------------------------ game logs
 def _a_game_log() -> dict[str, Any]:
-    from bridge.selfplay import load_deck, play_game, shipped_decks
+    from bridge.play.selfplay import load_deck, play_game, shipped_decks
+
     shipped = shipped_decks()
-    result = play_game((load_deck(shipped["red_goblins"]), load_deck(shipped["green_stompy"])), seed=2,
-                       max_actions=12, check=False)
+    result = play_game(
+        (load_deck(shipped["red_goblins"]), load_deck(shipped["green_stompy"])), seed=2, max_actions=12, check=False
+    )
     return result.log
 
 
@@ -211,10 +240,14 @@ def _log_bases() -> list[dict[str, Any]]:
     return LOG_BASES
 
 
-log_parts = st.one_of(from_definition(SCENARIO_SCHEMA, "GameState"), scenario_parts,
-                      st.fixed_dictionaries({"kind": st.sampled_from(["pass", "play_land", "cast", "bogus"])},
-                                            optional={"card": st.sampled_from(["forest", "Forest", "x"]),
-                                                      "by": st.sampled_from(["alice", "bob", "x"])}))
+log_parts = st.one_of(
+    from_definition(SCENARIO_SCHEMA, "GameState"),
+    scenario_parts,
+    st.fixed_dictionaries(
+        {"kind": st.sampled_from(["pass", "play_land", "cast", "bogus"])},
+        optional={"card": st.sampled_from(["forest", "Forest", "x"]), "by": st.sampled_from(["alice", "bob", "x"])},
+    ),
+)
 
 
 @budget(1.5)
@@ -233,11 +266,21 @@ _GOOD_DECK = "name: g\ncards:\n  Forest: 40\n"
 
 def _results_line(folder: Path) -> str:
     """The line a run of one game (deck g against itself, seed 1, 3 actions) records."""
-    from bridge.selfplay import ResultsFile, Task, load_deck
+    from bridge.play.selfplay import ResultsFile, Task, load_deck
+
     deck = load_deck(_deck_file(folder))
     key = list(ResultsFile.key(Task((deck, deck), 1, 3)))
-    return json.dumps({"key": key, "winner": None, "ending": "unfinished", "actions": 3, "turns": 1,
-                       "seconds": 0.1, "log": "0123456789abcdef"})
+    return json.dumps(
+        {
+            "key": key,
+            "winner": None,
+            "ending": "unfinished",
+            "actions": 3,
+            "turns": 1,
+            "seconds": 0.1,
+            "log": "0123456789abcdef",
+        }
+    )
 
 
 def _deck_file(folder: Path) -> Path:
@@ -255,16 +298,38 @@ def test_broken_results_files(folder: Path, data: st.DataObject) -> None:
     lines = [json.dumps(doc, ensure_ascii=False) if not isinstance(doc, str) else doc]
     lines = data.draw(st.sampled_from([lines, [json.dumps(line)] + lines, lines + [json.dumps(line)]]))
     text = ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
-    text = data.draw(st.one_of(st.just(text), st.integers(0, len(text)).map(lambda n: text[:n]),
-                               st.just(text + b"\xff\x00{\n"), st.just(text[: len(text) // 2])))
+    text = data.draw(
+        st.one_of(
+            st.just(text),
+            st.integers(0, len(text)).map(lambda n: text[:n]),
+            st.just(text + b"\xff\x00{\n"),
+            st.just(text[: len(text) // 2]),
+        )
+    )
     path = _write(folder, text, ".jsonl")
     deck = _deck_file(folder)
-    result = run_command("results", ["selfplay", "--games", "1", "--max-actions", "3", "--time-limit", str(TIME_LIMIT),
-                                      "--decks", str(deck), str(deck), "--results", str(path)], [deck])
+    result = run_command(
+        "results",
+        [
+            "selfplay",
+            "--games",
+            "1",
+            "--max-actions",
+            "3",
+            "--time-limit",
+            str(TIME_LIMIT),
+            "--decks",
+            str(deck),
+            str(deck),
+            "--results",
+            str(path),
+        ],
+        [deck],
+    )
     if result.exit_code == 2 or path.read_bytes() == text:  # refused, or nothing to add: left as it was
         assert path.read_bytes() == text
     else:  # written again whole: every line a result, the line cut short dropped
-        for number, kept in enumerate(path.read_text().splitlines(), start=1):
+        for _number, kept in enumerate(path.read_text().splitlines(), start=1):
             if kept.strip():
                 json.loads(kept)
     path.unlink()
@@ -295,8 +360,23 @@ def test_prompt_input(folder: Path, typed: bytes, opponent: str) -> None:
     if not path.exists():
         path.write_text(PROMPT_SCENARIO)
     log = folder / f"game{next(_COUNTER)}.json"
-    result = run_command("prompt", ["play", str(path), "--opponent", opponent, "--max-actions", "8",
-                                    "--time-limit", str(TIME_LIMIT), "--log", str(log)], [path], stdin=typed)
+    result = run_command(
+        "prompt",
+        [
+            "play",
+            str(path),
+            "--opponent",
+            opponent,
+            "--max-actions",
+            "8",
+            "--time-limit",
+            str(TIME_LIMIT),
+            "--log",
+            str(log),
+        ],
+        [path],
+        stdin=typed,
+    )
     if result.exit_code == 0:
         json.loads(log.read_text())  # written whole
     log.unlink(missing_ok=True)
@@ -311,25 +391,63 @@ def test_prompt_input(folder: Path, typed: bytes, opponent: str) -> None:
 
 
 # ------------------------------------------------------------------ command-line arguments
-odd_names = st.one_of(st.sampled_from(["random:", "random:x", "random:" + "9" * 5000, "random:-1", "random:²",
-                                       "../escaped", "", "x" * 5000, "decks", "/", "red_goblins", "random:12"]),
-                      st.text(max_size=30).filter(lambda s: "\x00" not in s))
+odd_names = st.one_of(
+    st.sampled_from(
+        [
+            "random:",
+            "random:x",
+            "random:" + "9" * 5000,
+            "random:-1",
+            "random:²",
+            "../escaped",
+            "",
+            "x" * 5000,
+            "decks",
+            "/",
+            "red_goblins",
+            "random:12",
+        ]
+    ),
+    st.text(max_size=30).filter(lambda s: "\x00" not in s),
+)
 
 
 @budget(0.5)
-@given(a=odd_names, b=odd_names, option=st.sampled_from([[], ["--games", "0"], ["--games", "9" * 50],
-                                                        ["--seed", "-" + "9" * 30], ["--time-limit", "-1"],
-                                                        ["--jobs", "100000"], ["--max-actions", "9" * 5000]]))
+@given(
+    a=odd_names,
+    b=odd_names,
+    option=st.sampled_from(
+        [
+            [],
+            ["--games", "0"],
+            ["--games", "9" * 50],
+            ["--seed", "-" + "9" * 30],
+            ["--time-limit", "-1"],
+            ["--jobs", "100000"],
+            ["--max-actions", "9" * 5000],
+        ]
+    ),
+)
 def test_odd_arguments(folder: Path, a: str, b: str, option: list[str]) -> None:
-    run_command("arguments", ["selfplay", "--games", "1", "--max-actions", "2", "--time-limit", str(TIME_LIMIT),
-                              *option, "--decks", a, b], [])
+    run_command(
+        "arguments",
+        ["selfplay", "--games", "1", "--max-actions", "2", "--time-limit", str(TIME_LIMIT), *option, "--decks", a, b],
+        [],
+    )
 
 
 @budget(0.5)
-@given(names=st.lists(st.one_of(st.text(max_size=20).filter(lambda s: "\x00" not in s and "/" not in s
-                                                          and s not in (".", "..")),
-                                st.sampled_from(["x" * 5000, "é" * 300, "a\nb"])), min_size=1, max_size=3),
-       real=st.booleans())
+@given(
+    names=st.lists(
+        st.one_of(
+            st.text(max_size=20).filter(lambda s: "\x00" not in s and "/" not in s and s not in (".", "..")),
+            st.sampled_from(["x" * 5000, "é" * 300, "a\nb"]),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    real=st.booleans(),
+)
 def test_odd_paths(folder: Path, names: list[str], real: bool) -> None:
     paths = [str(folder / "odd" / n) for n in names] + (["/dev/null"] if real else [])
     run_command("arguments", ["check", "-q", "--time-limit", str(TIME_LIMIT), *paths], [])

@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.errors import IllegalActionError, InputError
-from bridge.game import Game
-from bridge.models import DeclareAttackers, DeclareBlockers, OrderBlockers
+from bridge.engine.game import Game
+from bridge.model.actions import DeclareAttackers, DeclareBlockers, OrderBlockers
+from bridge.model.errors import IllegalActionError, InputError
 
 
 def combat(step: str = "declare_blockers", **extra) -> Game:
-    alice = [{"id": "wurm", "card": "Craw Wurm", "attacking": "bob", "tapped": True},
-             {"id": "angel", "card": "Serra Angel", "attacking": "bob", "tapped": True}]
-    bob = [{"id": "elves", "card": "Llanowar Elves"}, {"id": "spider", "card": "Giant Spider"},
-           {"id": "bear", "card": "Grizzly Bears", "tapped": True}]
-    return Game.from_state({"turn": 4, "active": "alice", "step": step,
-                            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
-                            **extra})
+    alice = [
+        {"id": "wurm", "card": "Craw Wurm", "attacking": "bob", "tapped": True},
+        {"id": "angel", "card": "Serra Angel", "attacking": "bob", "tapped": True},
+    ]
+    bob = [
+        {"id": "elves", "card": "Llanowar Elves"},
+        {"id": "spider", "card": "Giant Spider"},
+        {"id": "bear", "card": "Grizzly Bears", "tapped": True},
+    ]
+    return Game.from_state(
+        {
+            "turn": 4,
+            "active": "alice",
+            "step": step,
+            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
+            **extra,
+        }
+    )
 
 
 def test_legal_blocks_view_supports_in_iteration_and_len() -> None:
@@ -58,9 +69,19 @@ def test_illegal_action_error_is_a_value_error() -> None:
 
 
 def test_attack_then_state_has_attackers_tapped_unless_vigilant() -> None:
-    game = Game.from_state({"active": "alice", "step": "declare_attackers", "players": [
-        {"name": "alice", "battlefield": [{"id": "angel", "card": "Serra Angel"}, {"id": "wurm", "card": "Craw Wurm"}]},
-        {"name": "bob"}]})
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "step": "declare_attackers",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "angel", "card": "Serra Angel"}, {"id": "wurm", "card": "Craw Wurm"}],
+                },
+                {"name": "bob"},
+            ],
+        }
+    )
     assert len(game.legal_attacks) == 4
     game.push(DeclareAttackers(attackers={"angel": "bob", "wurm": "bob"}))
     assert (game.state.permanent("angel").tapped, game.state.permanent("wurm").tapped) == (False, True)
@@ -68,10 +89,24 @@ def test_attack_then_state_has_attackers_tapped_unless_vigilant() -> None:
 
 
 def test_attack_cost_is_paid_from_pool_then_sources_in_listing_order() -> None:
-    game = Game.from_state({"active": "alice", "step": "declare_attackers", "players": [
-        {"name": "alice", "mana_pool": "{G}", "battlefield": [
-            {"id": "bear", "card": "Grizzly Bears"}, {"id": "f1", "card": "Forest"}, {"id": "f2", "card": "Forest"}]},
-        {"name": "bob", "battlefield": ["Propaganda"]}]})
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "step": "declare_attackers",
+            "players": [
+                {
+                    "name": "alice",
+                    "mana_pool": "{G}",
+                    "battlefield": [
+                        {"id": "bear", "card": "Grizzly Bears"},
+                        {"id": "f1", "card": "Forest"},
+                        {"id": "f2", "card": "Forest"},
+                    ],
+                },
+                {"name": "bob", "battlefield": ["Propaganda"]},
+            ],
+        }
+    )
     game.push(DeclareAttackers(attackers={"bear": "bob"}))
     alice = game.state.player("alice")
     assert alice.mana_pool == ""
@@ -79,12 +114,22 @@ def test_attack_cost_is_paid_from_pool_then_sources_in_listing_order() -> None:
 
 
 def test_characteristics_with_lord_anthem_and_counters() -> None:
-    game = Game.from_state({"active": "alice", "players": [
-        {"name": "alice", "battlefield": [
-            {"id": "lord", "card": "Lord of Atlantis"}, {"id": "merfolk", "card": "Coral Merfolk",
-                                                          "counters": {"+1/+1": 2}},
-            {"id": "anthem", "card": "Glorious Anthem"}]},
-        {"name": "bob"}]})
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [
+                        {"id": "lord", "card": "Lord of Atlantis"},
+                        {"id": "merfolk", "card": "Coral Merfolk", "counters": {"+1/+1": 2}},
+                        {"id": "anthem", "card": "Glorious Anthem"},
+                    ],
+                },
+                {"name": "bob"},
+            ],
+        }
+    )
     merfolk = game.characteristics("merfolk")
     assert (merfolk.power, merfolk.toughness) == (2 + 1 + 1 + 2, 1 + 1 + 1 + 2)
     assert "landwalk(subtype(island))" in merfolk.abilities
@@ -94,20 +139,41 @@ def test_characteristics_with_lord_anthem_and_counters() -> None:
 
 
 def test_resolved_effect_from_card_and_inline() -> None:
-    game = Game.from_state({"active": "alice", "players": [
-        {"name": "alice", "battlefield": [{"id": "bear", "card": "Grizzly Bears"}]}, {"name": "bob"}],
-        "effects": [{"source": "Giant Growth", "targets": ["bear"]},
-                    {"source": "bear", "targets": ["bear"], "grant": ["flying"]}]})
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "players": [{"name": "alice", "battlefield": [{"id": "bear", "card": "Grizzly Bears"}]}, {"name": "bob"}],
+            "effects": [
+                {"source": "Giant Growth", "targets": ["bear"]},
+                {"source": "bear", "targets": ["bear"], "grant": ["flying"]},
+            ],
+        }
+    )
     bear = game.characteristics("bear")
     assert (bear.power, bear.toughness, bear.abilities) == (5, 5, ("flying",))
 
 
 def test_damage_assignment_orders_are_permutations() -> None:
-    game = Game.from_state({"active": "alice", "step": "declare_blockers", "players": [
-        {"name": "alice", "battlefield": [{"id": "wurm", "card": "Craw Wurm", "attacking": "bob", "tapped": True}]},
-        {"name": "bob", "battlefield": [{"id": "a", "card": "Grizzly Bears", "blocking": ["wurm"]},
-                                        {"id": "b", "card": "Llanowar Elves", "blocking": ["wurm"]},
-                                        {"id": "c", "card": "Runeclaw Bear", "blocking": ["wurm"]}]}]})
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "step": "declare_blockers",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "wurm", "card": "Craw Wurm", "attacking": "bob", "tapped": True}],
+                },
+                {
+                    "name": "bob",
+                    "battlefield": [
+                        {"id": "a", "card": "Grizzly Bears", "blocking": ["wurm"]},
+                        {"id": "b", "card": "Llanowar Elves", "blocking": ["wurm"]},
+                        {"id": "c", "card": "Runeclaw Bear", "blocking": ["wurm"]},
+                    ],
+                },
+            ],
+        }
+    )
     orders = game.blocker_orders("wurm")
     assert len(orders) == 6 and sorted(orders[0]) == ["a", "b", "c"]
     assert game.check(OrderBlockers(orders={"wurm": ["c", "a", "b"]})).legal
@@ -135,18 +201,25 @@ def wide_combat(attackers: int, blockers: int, lure: bool = False) -> Game:
     if lure:
         alice.append({"id": "lure", "card": "Lure", "attached_to": "a0"})
     bob = [{"id": f"b{i}", "card": "Grizzly Bears"} for i in range(blockers)]
-    return Game.from_state({"turn": 4, "active": "alice", "step": "declare_blockers",
-                            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}]})
+    return Game.from_state(
+        {
+            "turn": 4,
+            "active": "alice",
+            "step": "declare_blockers",
+            "players": [{"name": "alice", "battlefield": alice}, {"name": "bob", "battlefield": bob}],
+        }
+    )
 
 
 def test_the_requirement_maximum_is_found_without_listing_every_declaration() -> None:
     # CR 509.1c: with no requirement every legal declaration obeys the most (none), so the
     # search stops at the first; listing them all is exponential in the creatures
-    from bridge.game import _modules, _search_parts
-    from bridge.solver import Session
+    from bridge.engine.board import _modules, _search_parts
+    from bridge.engine.solver import Session
+
     small = wide_combat(2, 3)
     search = Session(_modules(small, "block"), small.position.facts, _search_parts("block", "max"))
-    assert len(search.solve().models) == 3 ** 3  # each blocker: no block or one of two attackers
+    assert len(search.solve().models) == 3**3  # each blocker: no block or one of two attackers
     found = search.solve(best=True)
     assert found.unoptimized and len(found.models) == 1
     assert clingo_str(found.model, "requirement_max") == ["requirement_max(block,0)"]
@@ -171,10 +244,19 @@ def test_answers_are_kept_for_their_own_card_pool() -> None:
     # the same position with a card of the same name but another toughness in each new pool:
     # an answer kept for one pool must not answer for another, even when the first pool is
     # gone and the second one is made at the same place in memory
-    from bridge.cards import Card, CardPool
-    from bridge.models import GameState
-    state = GameState.model_validate({"active": "alice", "step": "main1", "players": [
-        {"name": "alice", "battlefield": [{"id": "x", "card": "Test Beast", "damage": 2}]}, {"name": "bob"}]})
+    from bridge.model.cards import Card, CardPool
+    from bridge.model.state import GameState
+
+    state = GameState.model_validate(
+        {
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "battlefield": [{"id": "x", "card": "Test Beast", "damage": 2}]},
+                {"name": "bob"},
+            ],
+        }
+    )
     for n in range(200):
         toughness = 2 + n % 2
         card = Card.model_validate({"name": "Test Beast", "types": ["creature"], "power": 1, "toughness": toughness})

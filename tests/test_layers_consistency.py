@@ -11,14 +11,36 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge.game import CHARACTERISTICS, LAYERS, PT, Game
-from bridge.solver import Session
+from bridge.engine.board import CHARACTERISTICS, LAYERS, PT
+from bridge.engine.game import Game
+from bridge.engine.solver import Session
 
-PERMANENTS = ["Grizzly Bears", "Serra Angel", "Coral Merfolk", "Lord of Atlantis", "Glorious Anthem", "Crusade",
-              "Bad Moon", "Humility", "Opalescence", "Blood Moon", "Urborg, Tomb of Yawgmoth", "Forest",
-              "Svogthos, the Restless Tomb", "Tropical Island", "March of the Machines", "Mycosynth Lattice",
-              "Ornithopter", "Life and Limb", "Levitation", "Nightmare", "Swamp", "Enchanted Evening",
-              "White Knight", "Kormus Bell"]
+PERMANENTS = [
+    "Grizzly Bears",
+    "Serra Angel",
+    "Coral Merfolk",
+    "Lord of Atlantis",
+    "Glorious Anthem",
+    "Crusade",
+    "Bad Moon",
+    "Humility",
+    "Opalescence",
+    "Blood Moon",
+    "Urborg, Tomb of Yawgmoth",
+    "Forest",
+    "Svogthos, the Restless Tomb",
+    "Tropical Island",
+    "March of the Machines",
+    "Mycosynth Lattice",
+    "Ornithopter",
+    "Life and Limb",
+    "Levitation",
+    "Nightmare",
+    "Swamp",
+    "Enchanted Evening",
+    "White Knight",
+    "Kormus Bell",
+]
 AURAS = ["Control Magic", "Pacifism", "Lure", "Evil Presence", "Spectral Flight"]
 EFFECTS = [
     {"source": "Giant Growth"},
@@ -31,14 +53,17 @@ EFFECTS = [
     {"text": "gains flying", "grant": ["flying"]},
 ]
 
-boards = st.fixed_dictionaries({
-    "permanents": st.lists(st.tuples(st.sampled_from(PERMANENTS), st.sampled_from(["alice", "bob"])),
-                           min_size=1, max_size=5),
-    "aura": st.one_of(st.none(), st.sampled_from(AURAS)),
-    "effects": st.lists(st.sampled_from(range(len(EFFECTS))), max_size=2),
-    "stamps": st.permutations(list(range(1, 9))),
-    "clone": st.booleans(),
-})
+boards = st.fixed_dictionaries(
+    {
+        "permanents": st.lists(
+            st.tuples(st.sampled_from(PERMANENTS), st.sampled_from(["alice", "bob"])), min_size=1, max_size=5
+        ),
+        "aura": st.one_of(st.none(), st.sampled_from(AURAS)),
+        "effects": st.lists(st.sampled_from(range(len(EFFECTS))), max_size=2),
+        "stamps": st.permutations(list(range(1, 9))),
+        "clone": st.booleans(),
+    }
+)
 
 
 def position(board: dict) -> dict:
@@ -52,10 +77,14 @@ def position(board: dict) -> dict:
         players["alice"].append({"id": "aura", "card": board["aura"], "attached_to": ids[0], "timestamp": next(stamps)})
     if board["clone"]:
         players["bob"].append({"id": "clone", "card": "Clone", "chosen": {"copy": ids[-1]}, "timestamp": next(stamps)})
-    effects = [{**EFFECTS[k], "targets": [ids[j % len(ids)]], "timestamp": 100 + j}
-               for j, k in enumerate(board["effects"])]
-    return {"active": "alice", "players": [{"name": n, "battlefield": b} for n, b in players.items()],
-            "effects": effects}
+    effects = [
+        {**EFFECTS[k], "targets": [ids[j % len(ids)]], "timestamp": 100 + j} for j, k in enumerate(board["effects"])
+    ]
+    return {
+        "active": "alice",
+        "players": [{"name": n, "battlefield": b} for n, b in players.items()],
+        "effects": effects,
+    }
 
 
 def characteristics(game: Game, facts: str) -> tuple[int, frozenset[str]]:

@@ -22,28 +22,41 @@ import itertools
 import random
 from pathlib import Path
 
-from bridge import stack
-from bridge.agents import Decision, RandomAgent, decisions, game_over
-from bridge.errors import IllegalActionError, InputError, MtgaspError
-from bridge.game import Game, LegalAttacks, LegalBlocks
-from bridge.models import Action, Activate, Cast, ChooseTargets, DeclareAttackers, Pass, PlayLand
-from bridge.scenario import load_scenario
-from bridge.selfplay import load_deck, shipped_decks, start_game
+from bridge.engine.acting import ACTING, permanent_card, spec_targets
+from bridge.engine.board import LegalAttacks, LegalBlocks
+from bridge.engine.game import Game
+from bridge.model.actions import Action, Activate, Cast, ChooseTargets, DeclareAttackers, Pass, PlayLand
+from bridge.model.errors import IllegalActionError, InputError, MtgaspError
+from bridge.model.scenario import load_scenario
+from bridge.play.agents import Decision, RandomAgent, decisions, game_over
+from bridge.play.selfplay import load_deck, shipped_decks, start_game
 
 ROOT = Path(__file__).resolve().parent.parent
 COLORS = ("white", "blue", "black", "red", "green", "colorless")
 # reasons a verdict gives that the targets (or the sacrifice) chosen decide
-TARGET_REASONS = {"missing_target", "illegal_target", "extra_target", "target_itself", "target_shroud",
-                  "target_protection", "same_target_twice", "sacrifice_cost_missing", "sacrifice_cost_illegal"}
+TARGET_REASONS = {
+    "missing_target",
+    "illegal_target",
+    "extra_target",
+    "target_itself",
+    "target_shroud",
+    "target_protection",
+    "same_target_twice",
+    "sacrifice_cost_missing",
+    "sacrifice_cost_illegal",
+}
 COLOR_REASONS = {"no_such_mana", "mana_color_unnamed"}
 MAX_DECLARATIONS = 256
 
 
 def _objects(game: Game) -> list[str]:
     state = game.state
-    return [p.id or "" for p in state.permanents()] + [p.name for p in state.players] + \
-        [s.id or "" for s in state.stack] + [c.id or "" for p in state.players for z in ("graveyard", "hand", "exile")
-                                             for c in getattr(p, z)]
+    return (
+        [p.id or "" for p in state.permanents()]
+        + [p.name for p in state.players]
+        + [s.id or "" for s in state.stack]
+        + [c.id or "" for p in state.players for z in ("graveyard", "hand", "exile") for c in getattr(p, z)]
+    )
 
 
 def _accepted(game: Game, action: Action) -> tuple[bool, set[str]]:
@@ -84,7 +97,7 @@ def _candidates(game: Game, decision: Decision) -> list[Action]:
     seen: list[Action] = []
     if state.awaiting_targets:
         item = state.awaiting_targets[0]
-        slots = len(stack.spec_targets(game, item))
+        slots = len(spec_targets(game, item))
         objects = _objects(game)
         for combo in itertools.chain.from_iterable(itertools.product(objects, repeat=n) for n in range(slots + 1)):
             choice = ChooseTargets(ability=item.id or "", targets=list(combo), by=item.controller)
@@ -112,21 +125,22 @@ def _candidates(game: Game, decision: Decision) -> list[Action]:
         spec = game.pool.get(card.card)
         if "land" in spec.types:
             continue
-        xs = range(0, 6) if "{X}" in (spec.mana_cost or "") else [None]
+        xs = range(6) if "{X}" in (spec.mana_cost or "") else [None]
         modes = list(range(1, len(spec.modes) + 1)) or [None]
         kicks = (False, True) if spec.kicker else (False,)
         buybacks = (False, True) if spec.buyback else (False,)
         for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
             item_targets = len(spec.modes[mode - 1].targets) if mode else len(spec.spell_targets())
-            cast = Cast(card=card.id or "", by=player, x=x, mode=mode, kicked=kicked, buyback=buyback,
-                        flashback=flashback)
+            cast = Cast(
+                card=card.id or "", by=player, x=x, mode=mode, kicked=kicked, buyback=buyback, flashback=flashback
+            )
             if spec.sacrifice_cost is not None:
                 for perm in state.permanents():
                     _with_targets(game, cast.model_copy(update={"sacrifice": [perm.id]}), item_targets, seen)
             else:
                 _with_targets(game, cast, item_targets, seen)
     for perm in state.permanents():
-        card = stack.permanent_card(game, perm.id or "")
+        card = permanent_card(game, perm.id or "")
         for number, ability in enumerate(card.activated, start=1):
             probe = Activate(source=perm.id or "", ability=number, by=player)
             if ability.sacrifice_cost is not None:
@@ -144,7 +158,7 @@ def _candidates(game: Game, decision: Decision) -> list[Action]:
     return seen
 
 
-def _declarations(game: Game, decision: Decision) -> "LegalAttacks | LegalBlocks | None":
+def _declarations(game: Game, decision: Decision) -> LegalAttacks | LegalBlocks | None:
     """The legal declarations, where the decision is one of attackers or blockers."""
     if decision.sample is None:
         return None
@@ -206,8 +220,10 @@ def test_every_action_the_rules_accept_is_offered() -> None:
 def test_the_ways_to_pay_part_grounds_without_warnings() -> None:
     """The program part asked for the ways to pay (stack/mana.lp ``payments``) is grounded
     with the whole modules and warnings on, as every other part is."""
-    from bridge.solver import Session
+    from bridge.engine.solver import Session
+
     game = Game.from_scenario(ROOT / "tests/positions/duel.yaml")
-    session = Session(game.modules(*stack.ACTING), game.position.facts + '\nlisting("alice").',
-                      [("payments", ())], prune=False)
+    session = Session(
+        game.modules(*ACTING), game.position.facts + '\nlisting("alice").', [("payments", ())], prune=False
+    )
     assert session.solve().satisfiable

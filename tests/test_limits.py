@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from bridge.cli import main
-from bridge.errors import InputError, one_line, quote
-from bridge.limits import MAX_DEPTH, MAX_NAME, MAX_OBJECTS, TIME_LIMIT_STATUS
-from bridge.models import GameState
-from bridge.writing import safe_file_name, write_whole
+from bridge.io.writing import safe_file_name, write_whole
+from bridge.model.errors import InputError, one_line, quote
+from bridge.model.limits import MAX_DEPTH, MAX_NAME, MAX_OBJECTS, TIME_LIMIT_STATUS
+from bridge.model.state import GameState
 
 HEAD = 'title: t\ncite: ["509.1a"]\nstate:\n  active: alice\n  players:\n'
 
@@ -38,23 +38,45 @@ def one_error(args: list[str], *parts: str, stdin: str | None = None) -> str:
 
 SCENARIO_CASES = {
     "deep_yaml": (HEAD + "    - " + "[" * 3000 + "]" * 3000 + "\n", f"nested more than {MAX_DEPTH} deep", "line 6"),
-    "deep_mapping": ("title:\n" + "".join("  " * i + "a:\n" for i in range(1, 80)),
-                     f"nested more than {MAX_DEPTH} deep", "line 51"),
-    "long_integer": (scenario("{name: alice, life: " + "7" * 5000 + "}"), "larger than the limit of 1,000,000",
-                     "line 6, column"),
-    "large_integer": (scenario("{name: alice, life: 10000000}"), "10000000 is larger than the limit",
-                      "line 6, state.players[0].life"),
-    "alias_bomb": (scenario() + 'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]\n'
-                   + "".join(f"b{i}: &b{i} [" + ", ".join([f"*{'a' if i == 0 else f'b{i - 1}'}"] * 10) + "]\n"
-                             for i in range(8)), "more than 200,000 values", "line 1"),
+    "deep_mapping": (
+        "title:\n" + "".join("  " * i + "a:\n" for i in range(1, 80)),
+        f"nested more than {MAX_DEPTH} deep",
+        "line 51",
+    ),
+    "long_integer": (
+        scenario("{name: alice, life: " + "7" * 5000 + "}"),
+        "larger than the limit of 1,000,000",
+        "line 6, column",
+    ),
+    "large_integer": (
+        scenario("{name: alice, life: 10000000}"),
+        "10000000 is larger than the limit",
+        "line 6, state.players[0].life",
+    ),
+    "alias_bomb": (
+        scenario()
+        + 'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]\n'
+        + "".join(f"b{i}: &b{i} [" + ", ".join([f"*{'a' if i == 0 else f'b{i - 1}'}"] * 10) + "]\n" for i in range(8)),
+        "more than 200,000 values",
+        "line 1",
+    ),
     "alias_of_itself": (scenario() + "a: &a [1, *a]\n", "stands for a value that holds it", "line 8"),
-    "control_character": (scenario("{name: alice, hand: [Forest\x07]}"), "the character '\\x07' is not allowed",
-                          "line 6, column"),
+    "control_character": (
+        scenario("{name: alice, hand: [Forest\x07]}"),
+        "the character '\\x07' is not allowed",
+        "line 6, column",
+    ),
     "long_name": (scenario("{name: " + "n" * 500 + "}"), f"past the limit of {MAX_NAME}", "players[0].name"),
-    "too_many_objects": (scenario("{name: alice, library: [" + ", ".join(["Forest"] * 16_000) + "]}"),
-                         f"more than {MAX_OBJECTS:,} objects", "state"),
-    "long_text": (scenario("{name: alice, hand: [" + "x" * 1_000_000 + "]}"), "past the limit of 10,000",
-                  "line 6, column"),
+    "too_many_objects": (
+        scenario("{name: alice, library: [" + ", ".join(["Forest"] * 16_000) + "]}"),
+        f"more than {MAX_OBJECTS:,} objects",
+        "state",
+    ),
+    "long_text": (
+        scenario("{name: alice, hand: [" + "x" * 1_000_000 + "]}"),
+        "past the limit of 10,000",
+        "line 6, column",
+    ),
     "bad_date": (scenario() + "do: [2001-13-45]\n", "'2001-13-45' is not a date", "line 8"),
 }
 
@@ -90,9 +112,15 @@ def test_invalid_utf8_is_placed(tmp_path: Path) -> None:
 
 def test_ids_are_given_in_listing_order_without_a_quadratic_scan() -> None:
     started = time.monotonic()
-    state = GameState.model_validate({"active": "a", "players": [
-        {"name": "a", "library": ["Forest"] * (MAX_OBJECTS - 2) + [{"id": "forest_3", "card": "Forest"}]},
-        {"name": "b"}]})
+    state = GameState.model_validate(
+        {
+            "active": "a",
+            "players": [
+                {"name": "a", "library": ["Forest"] * (MAX_OBJECTS - 2) + [{"id": "forest_3", "card": "Forest"}]},
+                {"name": "b"},
+            ],
+        }
+    )
     ids = [c.id for c in state.players[0].library]
     assert ids[:4] == ["forest", "forest_2", "forest_4", "forest_5"] and ids[-1] == "forest_3"
     assert len(set(ids)) == len(ids) and time.monotonic() - started < 5
@@ -126,8 +154,10 @@ def _deck(tmp_path: Path, name: str, file: str = "deck.yaml") -> Path:
 def test_a_deck_named_out_of_the_log_folder_writes_in_it(tmp_path: Path) -> None:
     deck = _deck(tmp_path, "../escaped")
     logs = tmp_path / "logs"
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "3", "--decks", str(deck),
-                                       str(deck), "--log-dir", str(logs)])
+    result = CliRunner().invoke(
+        main,
+        ["selfplay", "--games", "1", "--max-actions", "3", "--decks", str(deck), str(deck), "--log-dir", str(logs)],
+    )
     assert result.exit_code == 0, result.output
     written = [p for p in tmp_path.rglob("*.json")]
     assert [p.parent for p in written] == [logs] and written[0].name == "_escaped-.._escaped-1.json"
@@ -155,8 +185,9 @@ def test_a_safe_file_name() -> None:
 
 def test_a_bad_card_file_is_found_before_the_first_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A deck holding a card whose file is not valid: exit 2 naming the card file, no game."""
-    from bridge.cards import CardPool
-    from bridge.paths import cards_dir
+    from bridge.model.cards import CardPool
+    from bridge.model.paths import cards_dir
+
     folder = tmp_path / "cards"
     folder.mkdir()
     (folder / "forest.yaml").write_text((cards_dir() / "forest.yaml").read_text())
@@ -165,8 +196,12 @@ def test_a_bad_card_file_is_found_before_the_first_game(tmp_path: Path, monkeypa
     monkeypatch.setattr(CardPool, "default", classmethod(lambda cls: pool))
     deck = tmp_path / "deck.yaml"
     deck.write_text("name: bears\ncards:\n  Forest: 20\n  Grizzly Bears: 20\n")
-    line = one_error(["selfplay", "--games", "1", "--decks", str(deck), str(deck)],
-                     str(folder / "grizzly_bears.yaml"), "power", "a card of the deck 'bears'")
+    line = one_error(
+        ["selfplay", "--games", "1", "--decks", str(deck), str(deck)],
+        str(folder / "grizzly_bears.yaml"),
+        "power",
+        "a card of the deck 'bears'",
+    )
     assert "games/s" not in line
 
 
@@ -174,19 +209,32 @@ def test_an_unknown_random_deck_seed(tmp_path: Path) -> None:
     one_error(["selfplay", "--games", "1", "--decks", "random:" + "9" * 5000, "red_goblins"], "random:SEED", " ... ")
 
 
-RESULT = {"key": ["g", "7df6182c96f3", "g", "7df6182c96f3", 1, 3], "winner": None, "ending": "unfinished",
-          "actions": 3, "turns": 1, "seconds": 0.1, "log": "0123456789abcdef"}
+RESULT = {
+    "key": ["g", "7df6182c96f3", "g", "7df6182c96f3", 1, 3],
+    "winner": None,
+    "ending": "unfinished",
+    "actions": 3,
+    "turns": 1,
+    "seconds": 0.1,
+    "log": "0123456789abcdef",
+}
 
 RESULTS_CASES = {
     "invalid_utf8": (b"\xff\xfe\n", "line 1, column 1: not UTF-8 text"),
     "binary": (b"\x00\x01\x02\n" + json.dumps(RESULT).encode() + b"\n", "line 1: not a game result: the line is"),
-    "null_name": (json.dumps({**RESULT, "key": [None, *RESULT["key"][1:]]}).encode() + b"\n",
-                  "line 1: not a game result: the field 'key' is not [deck"),
-    "mapping_for_text": (json.dumps({**RESULT, "ending": {"a": 1}}).encode() + b"\n",
-                         "line 1: not a game result: the field 'ending' is not text"),
+    "null_name": (
+        json.dumps({**RESULT, "key": [None, *RESULT["key"][1:]]}).encode() + b"\n",
+        "line 1: not a game result: the field 'key' is not [deck",
+    ),
+    "mapping_for_text": (
+        json.dumps({**RESULT, "ending": {"a": 1}}).encode() + b"\n",
+        "line 1: not a game result: the field 'ending' is not text",
+    ),
     "mapping_key": (json.dumps({**RESULT, "key": {"a": 1}}).encode() + b"\n", "the field 'key' is not"),
-    "missing": (json.dumps({k: v for k, v in RESULT.items() if k != "turns"}).encode() + b"\n",
-                "the field 'turns' is missing"),
+    "missing": (
+        json.dumps({k: v for k, v in RESULT.items() if k != "turns"}).encode() + b"\n",
+        "the field 'turns' is missing",
+    ),
     "a_bad_line_not_last": (b'{"key": [\n' + json.dumps(RESULT).encode() + b"\n", "line 1: not a game result"),
 }
 
@@ -197,8 +245,11 @@ def test_a_bad_results_file_gets_one_line(tmp_path: Path, name: str) -> None:
     results = tmp_path / "results.jsonl"
     results.write_bytes(data)
     deck = _deck(tmp_path, "g")
-    line = one_error(["selfplay", "--games", "1", "--max-actions", "3", "--decks", str(deck), str(deck),
-                      "--results", str(results)], str(results), problem)
+    line = one_error(
+        ["selfplay", "--games", "1", "--max-actions", "3", "--decks", str(deck), str(deck), "--results", str(results)],
+        str(results),
+        problem,
+    )
     assert "unhashable" not in line and "Error" not in line
     assert results.read_bytes() == data
 
@@ -206,7 +257,18 @@ def test_a_bad_results_file_gets_one_line(tmp_path: Path, name: str) -> None:
 def test_a_results_file_cut_short_resumes(tmp_path: Path) -> None:
     deck = _deck(tmp_path, "g")
     results = tmp_path / "results.jsonl"
-    args = ["selfplay", "--games", "2", "--max-actions", "3", "--decks", str(deck), str(deck), "--results", str(results)]
+    args = [
+        "selfplay",
+        "--games",
+        "2",
+        "--max-actions",
+        "3",
+        "--decks",
+        str(deck),
+        str(deck),
+        "--results",
+        str(results),
+    ]
     assert CliRunner().invoke(main, args).exit_code == 0
     whole = results.read_text().splitlines()
     results.write_text(whole[0] + "\n" + whole[1][: len(whole[1]) // 2])  # a run stopped while writing
@@ -214,8 +276,9 @@ def test_a_results_file_cut_short_resumes(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert "line 2 was cut short" in again.output and "1 of 2 games already played" in again.output
     again_lines = results.read_text().splitlines()  # the game played again, the file whole
-    assert [(json.loads(a)["key"], json.loads(a)["log"]) for a in again_lines] == \
-        [(json.loads(a)["key"], json.loads(a)["log"]) for a in whole]
+    assert [(json.loads(a)["key"], json.loads(a)["log"]) for a in again_lines] == [
+        (json.loads(a)["key"], json.loads(a)["log"]) for a in whole
+    ]
 
 
 def test_write_whole_leaves_the_old_file_when_writing_fails(tmp_path: Path) -> None:
@@ -254,8 +317,23 @@ def test_the_end_of_the_input_stops_the_game(tmp_path: Path) -> None:
 def test_a_game_past_its_time_limit_is_not_a_result(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     started = time.monotonic()
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "100000", "--time-limit", "1",
-                                       "--decks", "red_goblins", "green_stompy", "--results", str(results)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "selfplay",
+            "--games",
+            "1",
+            "--max-actions",
+            "100000",
+            "--time-limit",
+            "1",
+            "--decks",
+            "red_goblins",
+            "green_stompy",
+            "--results",
+            str(results),
+        ],
+    )
     assert result.exit_code == TIME_LIMIT_STATUS, result.output
     assert "stopped by the time limit of 1 s" in result.output and time.monotonic() - started < 30
     assert results.read_text() == ""
@@ -267,10 +345,13 @@ def _many_creatures(tmp_path: Path, n: int, block: bool = True) -> Path:
     attackers = ", ".join(f"{{id: a{i}, card: Craw Wurm, attacking: bob, tapped: true}}" for i in range(n))
     blockers = ", ".join(f"{{id: b{i}, card: Grizzly Bears}}" for i in range(n))
     path = tmp_path / "many.yaml"
-    path.write_text(HEAD.replace("  active: alice\n", "  active: alice\n  step: declare_blockers\n")
-                    + f"    - {{name: alice, battlefield: [{attackers}]}}\n"
-                    + f"    - {{name: bob, battlefield: [{blockers}]}}\n"
-                    + ("do: [{declare_blockers: {b0: a0}}]\n" if block else "") + "expect: {legal_block_count: 3}\n")
+    path.write_text(
+        HEAD.replace("  active: alice\n", "  active: alice\n  step: declare_blockers\n")
+        + f"    - {{name: alice, battlefield: [{attackers}]}}\n"
+        + f"    - {{name: bob, battlefield: [{blockers}]}}\n"
+        + ("do: [{declare_blockers: {b0: a0}}]\n" if block else "")
+        + "expect: {legal_block_count: 3}\n"
+    )
     return path
 
 
@@ -287,6 +368,7 @@ def test_an_interrupt_ends_a_command_with_its_status(monkeypatch: pytest.MonkeyP
 
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
+
     monkeypatch.setattr(cli, "run_scenario", interrupted)
     path = tmp_path / "s.yaml"
     path.write_text(scenario())
@@ -318,10 +400,11 @@ def test_an_engine_failure_is_not_bad_input(monkeypatch: pytest.MonkeyPatch, tmp
     """A rule module that fails to ground is the engine's failure: exit 1, said as such, not
     exit 2 as if the file were wrong."""
     import bridge.cli as cli
-    from bridge.errors import RuleModuleError
+    from bridge.model.errors import RuleModuleError
 
     def failing(*args: object) -> None:
         raise RuleModuleError("grounding failed: a fault planted by the test")
+
     path = tmp_path / "s.yaml"
     path.write_text(scenario() + "do: [pass]\n")
     monkeypatch.setattr(cli.Game, "check", failing)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from bridge.agents import FirstLegalAgent, RandomAgent, ScriptedAgent, decisions, play
 from bridge.cli import main
-from bridge.game import Game
-from bridge.models import Cast, Pass, PlayLand
+from bridge.engine.game import Game
+from bridge.model.actions import Cast, Pass, PlayLand
+from bridge.play.agents import FirstLegalAgent, RandomAgent, ScriptedAgent, decisions, play
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "tests/positions/duel.yaml"
@@ -54,8 +54,9 @@ def test_scripted_agent_then_first_legal_response() -> None:
 
 def test_cli_play_shows_the_board_and_numbered_actions(tmp_path: Path) -> None:
     log = tmp_path / "game.json"
-    result = CliRunner().invoke(main, ["play", str(DUEL), "--human", "alice", "--opponent", "first",
-                                       "--log", str(log)], input="1\nq\n")
+    result = CliRunner().invoke(
+        main, ["play", str(DUEL), "--human", "alice", "--opponent", "first", "--log", str(log)], input="1\nq\n"
+    )
     assert result.exit_code == 0, result.output
     assert "turn 2, alice's main1 step; alice has priority" in result.output
     assert "  1. cast Lightning Bolt" in result.output and "play Mountain" in result.output
@@ -69,9 +70,11 @@ def test_cli_play_shows_the_board_and_numbered_actions(tmp_path: Path) -> None:
 
 def test_casting_a_card_not_in_hand_is_bad_input(tmp_path: Path) -> None:
     scenario = tmp_path / "s.yaml"
-    scenario.write_text("title: t\ncite: ['601.2a']\nstate:\n  active: alice\n  players:\n"
-                        "    - {name: alice, hand: [Grizzly Bears]}\n    - {name: bob}\n"
-                        "do:\n  - cast: {card: Lightning Bolt, targets: [bob]}\n")
+    scenario.write_text(
+        "title: t\ncite: ['601.2a']\nstate:\n  active: alice\n  players:\n"
+        "    - {name: alice, hand: [Grizzly Bears]}\n    - {name: bob}\n"
+        "do:\n  - cast: {card: Lightning Bolt, targets: [bob]}\n"
+    )
     result = CliRunner().invoke(main, ["check", str(scenario)])
     assert result.exit_code == 2
     assert "'Lightning Bolt' is not in alice's hand" in result.output
@@ -80,28 +83,34 @@ def test_casting_a_card_not_in_hand_is_bad_input(tmp_path: Path) -> None:
 
 def test_cli_play_a_person_plays_a_position_to_the_end(tmp_path: Path) -> None:
     scenario = tmp_path / "finish.yaml"
-    scenario.write_text("title: t\ncite: ['104.3b']\nstate:\n  active: alice\n  step: main1\n  turn: 3\n  players:\n"
-                        "    - {name: alice, hand: [Lightning Bolt], battlefield: [Mountain], library: [Forest]}\n"
-                        "    - {name: bob, life: 3, library: [Island]}\n")
+    scenario.write_text(
+        "title: t\ncite: ['104.3b']\nstate:\n  active: alice\n  step: main1\n  turn: 3\n  players:\n"
+        "    - {name: alice, hand: [Lightning Bolt], battlefield: [Mountain], library: [Forest]}\n"
+        "    - {name: bob, life: 3, library: [Island]}\n"
+    )
     # options: 1. Bolt at alice, 2. Bolt at bob, 3. pass; then 1. pass while the Bolt waits
-    result = CliRunner().invoke(main, ["play", str(scenario), "--human", "alice", "--opponent", "first"],
-                                input="2\n1\n")
+    result = CliRunner().invoke(
+        main, ["play", str(scenario), "--human", "alice", "--opponent", "first"], input="2\n1\n"
+    )
     assert result.exit_code == 0, result.output
     assert "2. cast Lightning Bolt targeting bob" in result.output
     assert "winner: alice" in result.output
 
 
-REQUIREMENTS = sorted(p for pattern in ("*lure*", "*509_1c*", "*unicorn*", "*must_attack*", "*into_the_fray*",
-                                        "*juggernaut*")
-                      for p in (ROOT / "scenarios/combat").glob(f"*/{pattern}.yaml"))
+REQUIREMENTS = sorted(
+    p
+    for pattern in ("*lure*", "*509_1c*", "*unicorn*", "*must_attack*", "*into_the_fray*", "*juggernaut*")
+    for p in (ROOT / "scenarios/combat").glob(f"*/{pattern}.yaml")
+)
 
 
 def test_the_declarations_offered_under_requirements_are_legal() -> None:
     """The options offered to an agent are checked against the full list of legal
     declarations: where declaring nothing and each creature alone all break a requirement
     (two creatures must block one with Lure, CR 509.1c), the one offered obeys the most."""
-    from bridge.agents import _attack_options, _block_options
-    from bridge.scenario import load_scenario
+    from bridge.model.scenario import load_scenario
+    from bridge.play.agents import _attack_options, _block_options
+
     seen = forced = 0
     for path in REQUIREMENTS:
         state = load_scenario(path).state
@@ -158,15 +167,20 @@ def test_a_position_with_state_based_actions_pending_performs_them_first() -> No
 # SAMPLE-th, sorted, so that it is the same every run) and the positions that once failed,
 # each played for a few actions with the state checked after every one.
 SAMPLE = 12
-ONCE_FAILED = ("layers/copy/clone_does_not_copy_text_change.yaml", "turn/instant_in_cleanup_step_is_illegal.yaml",
-               "stack/loyalty_ability_removing_the_last_counter_still_resolves.yaml",
-               "sba/legend_rule_puts_both_into_graveyard.yaml", "combat/block/lure_all_able_must_block.yaml")
+ONCE_FAILED = (
+    "layers/copy/clone_does_not_copy_text_change.yaml",
+    "turn/instant_in_cleanup_step_is_illegal.yaml",
+    "stack/loyalty_ability_removing_the_last_counter_still_resolves.yaml",
+    "sba/legend_rule_puts_both_into_graveyard.yaml",
+    "combat/block/lure_all_able_must_block.yaml",
+)
 
 
 def test_random_play_from_the_scenarios_positions_keeps_the_state_valid() -> None:
-    from bridge.errors import MtgaspError
-    from bridge.scenario import load_scenario
-    from bridge.selfplay import check_invariants, owned_cards
+    from bridge.model.errors import MtgaspError
+    from bridge.model.scenario import load_scenario
+    from bridge.play.selfplay import check_invariants, owned_cards
+
     every = sorted((ROOT / "scenarios").rglob("*.yaml"))
     chosen = every[::SAMPLE] + [ROOT / "scenarios" / name for name in ONCE_FAILED]
     played = 0
@@ -249,7 +263,8 @@ state:
 
 def test_the_abilities_of_a_stolen_permanent_are_offered_to_its_new_controller(tmp_path: Path) -> None:
     """CR 613.2 (layer 2), 602.2: the rules' controller, not the one the position lists."""
-    from bridge.models import Activate
+    from bridge.model.actions import Activate
+
     game = _position(tmp_path, STOLEN)
     assert game.characteristics("pyro").controller == "alice"
     offered = [o for o in decisions(game).options if isinstance(o, Activate) and o.source == "pyro"]
@@ -276,7 +291,8 @@ state:
 def test_every_legal_declaration_is_offered_and_random_agents_sample_a_few(tmp_path: Path) -> None:
     """CR 508.1: the options are every legal declaration (listed when asked for); a random
     agent chooses among the decision's cheap sample without listing them all."""
-    from bridge.models import DeclareAttackers
+    from bridge.model.actions import DeclareAttackers
+
     game = _position(tmp_path, THREE_BEARS)
     decision = decisions(game)
     every = list(game.legal_attacks)
@@ -291,13 +307,18 @@ def test_every_legal_declaration_is_offered_and_random_agents_sample_a_few(tmp_p
 
 def test_mana_abilities_are_offered_with_each_color_they_make(tmp_path: Path) -> None:
     """CR 605.3a, 106.1: a player with priority may activate them, naming the color."""
-    from bridge.models import Activate
-    game = _position(tmp_path, "title: t\ncite: ['605.3a']\nstate:\n  active: alice\n  step: upkeep\n  players:\n"
-                               "    - {name: alice, battlefield: [{id: birds, card: Birds of Paradise}, Forest]}\n"
-                               "    - {name: bob, battlefield: [Mountain]}\n")
+    from bridge.model.actions import Activate
+
+    game = _position(
+        tmp_path,
+        "title: t\ncite: ['605.3a']\nstate:\n  active: alice\n  step: upkeep\n  players:\n"
+        "    - {name: alice, battlefield: [{id: birds, card: Birds of Paradise}, Forest]}\n"
+        "    - {name: bob, battlefield: [Mountain]}\n",
+    )
     mana = [o for o in decisions(game).options if isinstance(o, Activate) and o.mana]
     assert sorted((o.source, o.color) for o in mana) == sorted(
-        [("birds", c) for c in ("white", "blue", "black", "red", "green")] + [("forest", "green")])
+        [("birds", c) for c in ("white", "blue", "black", "red", "green")] + [("forest", "green")]
+    )
     game.push(next(o for o in mana if o.color == "blue"))
     assert game.state.player("alice").mana_pool == "{U}"
 
@@ -306,8 +327,10 @@ def test_the_ways_to_pay_that_leave_different_mana_untapped_are_offered() -> Non
     """CR 601.2g: Grizzly Bears with two Forests, two Mountains and an Island: paying the {1}
     with a Forest, a Mountain or the Island leaves different mana; the two Mountains are alike."""
     import sys
+
     sys.path.insert(0, str(ROOT))
     from benchmarks.priority_loop import board
+
     game = Game(board())
     bears = [o for o in decisions(game).options if isinstance(o, Cast) and o.card == "grizzly_bears_2"]
     assert len(bears) == 3 and all(game.check(o).legal for o in bears)
@@ -322,8 +345,9 @@ def test_a_triggered_abilitys_targets_are_its_controllers_decision() -> None:
     """CR 603.3d: as Bogardan Firefiend's ability goes on the stack, its controller chooses its
     target among the legal ones (the default, an opponent's creature with the smallest id,
     first); nobody acts before it is on the stack."""
-    from bridge.errors import IllegalActionError
-    from bridge.models import ChooseTargets
+    from bridge.model.actions import ChooseTargets
+    from bridge.model.errors import IllegalActionError
+
     game = Game.from_scenario(ROOT / "scenarios/triggers/controller_chooses_the_trigger_target.yaml")
     game.push(Cast(card="Shock", targets=["fiend"]))
     game.push(Pass())

@@ -3,7 +3,7 @@
 The rule modules (``asp_rules/**/*.lp``) are read as syntax trees: each rule deriving
 ``violation(World, Reason, Objects)`` gives its reason (a constant, or a variable whose
 values come from the rules defining the body atom that binds it) and how many values its
-objects tuple passes.  Each reason must have a message template in ``bridge/verdict.py``
+objects tuple passes.  Each reason must have a message template in ``bridge/engine/verdict.py``
 whose placeholders those values fill, and a citation; a requirement term
 (``req(kind, ..., Effect)``) must be a kind the bridge has words for.
 """
@@ -17,8 +17,8 @@ import clingo
 import clingo.ast
 import pytest
 
-from bridge.paths import rules_dir
-from bridge.verdict import MESSAGES, ViolationReader, _requirement
+from bridge.engine.verdict import MESSAGES, ViolationReader, _requirement
+from bridge.model.paths import rules_dir
 
 _T = clingo.ast.ASTType
 
@@ -28,8 +28,9 @@ def _rules() -> list[tuple[str, clingo.ast.AST]]:
     out: list[tuple[str, clingo.ast.AST]] = []
     for path in sorted(rules_dir().rglob("*.lp")):
         name = str(path.relative_to(rules_dir()))
-        clingo.ast.parse_files([str(path)], lambda s, name=name: out.append((name, s))
-                               if s.ast_type == _T.Rule else None)
+        clingo.ast.parse_files(
+            [str(path)], lambda s, name=name: out.append((name, s)) if s.ast_type == _T.Rule else None
+        )
     return out
 
 
@@ -38,8 +39,11 @@ RULES = _rules()
 
 def _head_function(rule: clingo.ast.AST) -> clingo.ast.AST | None:
     head = rule.head
-    if head.ast_type == _T.Literal and head.atom.ast_type == _T.SymbolicAtom \
-            and head.atom.symbol.ast_type == _T.Function:
+    if (
+        head.ast_type == _T.Literal
+        and head.atom.ast_type == _T.SymbolicAtom
+        and head.atom.symbol.ast_type == _T.Function
+    ):
         return head.atom.symbol
     return None
 
@@ -47,14 +51,22 @@ def _head_function(rule: clingo.ast.AST) -> clingo.ast.AST | None:
 def _body_functions(rule: clingo.ast.AST) -> Iterator[clingo.ast.AST]:
     """The positive body atoms of a rule (those that bind variables)."""
     for literal in rule.body:
-        if literal.ast_type == _T.Literal and literal.sign == clingo.ast.Sign.NoSign \
-                and literal.atom.ast_type == _T.SymbolicAtom and literal.atom.symbol.ast_type == _T.Function:
+        if (
+            literal.ast_type == _T.Literal
+            and literal.sign == clingo.ast.Sign.NoSign
+            and literal.atom.ast_type == _T.SymbolicAtom
+            and literal.atom.symbol.ast_type == _T.Function
+        ):
             yield literal.atom.symbol
 
 
 def _constant(term: clingo.ast.AST) -> str | None:
-    if term.ast_type == _T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function \
-            and term.symbol.name and not term.symbol.arguments:
+    if (
+        term.ast_type == _T.SymbolicTerm
+        and term.symbol.type == clingo.SymbolType.Function
+        and term.symbol.name
+        and not term.symbol.arguments
+    ):
         return term.symbol.name
     return None
 
@@ -63,8 +75,7 @@ def _tuple_size(term: clingo.ast.AST) -> int | None:
     """How many values a tuple term passes; None for a term that is not a tuple."""
     if term.ast_type == _T.Function and term.name == "":
         return len(term.arguments)
-    if term.ast_type == _T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function \
-            and term.symbol.name == "":
+    if term.ast_type == _T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function and term.symbol.name == "":
         return len(term.symbol.arguments)
     return None
 
@@ -103,14 +114,17 @@ def _reasons(rule: clingo.ast.AST, variable: str) -> set[str]:
 def _requirement_kinds(rule: clingo.ast.AST, variable: str) -> set[tuple[str, int]]:
     """The (kind, arity) of the requirement terms ``req(kind, ..., Effect)`` a variable can
     stand for."""
-    sets = [{(_constant(t.arguments[0]), len(t.arguments)) for t in terms}
-            for terms in _values_of(rule, variable)
-            if all(t.ast_type == _T.Function and t.name == "req" for t in terms)]
+    sets = [
+        {(_constant(t.arguments[0]), len(t.arguments)) for t in terms}
+        for terms in _values_of(rule, variable)
+        if all(t.ast_type == _T.Function and t.name == "req" for t in terms)
+    ]
     return set.intersection(*sets) if sets else set()  # type: ignore[arg-type]
 
 
-def _forwarded(rule: clingo.ast.AST, reason: clingo.ast.AST, objects: clingo.ast.AST,
-               depth: int = 0) -> list[tuple[clingo.ast.AST, clingo.ast.AST, clingo.ast.AST]]:
+def _forwarded(
+    rule: clingo.ast.AST, reason: clingo.ast.AST, objects: clingo.ast.AST, depth: int = 0
+) -> list[tuple[clingo.ast.AST, clingo.ast.AST, clingo.ast.AST]]:
     """(reason term, objects term, the rule they are written in) for a rule whose reason and
     objects are variables that one body atom binds together (``violation(declared, R, X) :-
     _wrong(O, R, X)``): the pairs the heads of that atom's rules write, followed through
@@ -156,8 +170,9 @@ def _violations() -> tuple[dict[str, set[int]], dict[str, set[tuple[str, int]]]]
                     passed.setdefault(reason, set()).add(size)
                     continue
                 # a requirement the declaration leaves unobeyed: the term req(kind, ..., Effect)
-                assert objects.ast_type == _T.Variable, \
+                assert objects.ast_type == _T.Variable, (
                     f"{name}: the objects of {written} are neither a tuple nor a variable"
+                )
                 kinds = _requirement_kinds(written, objects.name)
                 assert kinds, f"{name}: the objects of {written} are not a requirement term"
                 requirements.setdefault(reason, set()).update(kinds)
@@ -176,8 +191,15 @@ def _needed(template: str) -> int:
 
 def test_the_rules_were_read() -> None:
     # the parse found the violations of every area that has them
-    assert {"too_many_blocked", "tapped_attacker", "damage_total", "illegal_target", "order_not_blocked",
-            "unpaid_cost", "prevention_amount"} <= set(PASSED)
+    assert {
+        "too_many_blocked",
+        "tapped_attacker",
+        "damage_total",
+        "illegal_target",
+        "order_not_blocked",
+        "unpaid_cost",
+        "prevention_amount",
+    } <= set(PASSED)
     assert set(REQUIREMENTS) == {"attack_requirement_unmet", "block_requirement_unmet"}
 
 
@@ -186,8 +208,9 @@ def test_every_violation_has_a_message_its_values_fill(reason: str) -> None:
     assert reason in MESSAGES, f"no message for the violation {reason!r}"
     template = MESSAGES[reason]
     for size in PASSED[reason]:
-        assert _needed(template) <= size, \
+        assert _needed(template) <= size, (
             f"{reason}: the message needs {_needed(template)} values, a rule passes {size}: {template!r}"
+        )
         message = template.format(*(f"<{k}>" for k in range(size)))
         assert "{" not in message.replace("{T}", "")
 
@@ -199,8 +222,10 @@ def test_the_message_of_a_creature_blocking_too_many() -> None:
 
 
 def test_a_provoked_creature_reads_as_provoked() -> None:
-    term = clingo.Function("req", [clingo.Function("block_it"), clingo.String("bears"), clingo.String("vorine"),
-                                   clingo.Function("provoke")])
+    term = clingo.Function(
+        "req",
+        [clingo.Function("block_it"), clingo.String("bears"), clingo.String("vorine"), clingo.Function("provoke")],
+    )
     ids, words = _requirement(term, lambda o: o)
     assert ids == ("bears", "vorine") and words.format(*ids) == "must block vorine if able (provoked by it)"
 
@@ -210,17 +235,21 @@ def test_every_requirement_has_words(reason: str) -> None:
     for kind, arity in REQUIREMENTS[reason]:
         objects = [clingo.String(f"c{k}") for k in range(arity - 2)]
         term = clingo.Function("req", [clingo.Function(kind), *objects, clingo.String("source")])
-        ids, words = _requirement(term, lambda o: f"<{o}>")
+        _ids, words = _requirement(term, lambda o: f"<{o}>")
         assert words != kind, f"{reason}: no words for the requirement kind {kind!r}"
         reader = ViolationReader({reason: ("1.1", "1.1")}, lambda o: f"<{o}>")
-        verdict = reader.verdict(frozenset({clingo.Function("violation", [clingo.Function("declared"),
-                                                                         clingo.Function(reason), term])}))
+        verdict = reader.verdict(
+            frozenset({clingo.Function("violation", [clingo.Function("declared"), clingo.Function(reason), term])})
+        )
         message = verdict.violations[0].message
         assert message.startswith("<c0> ") and "{" not in message, message
 
 
 def test_every_violation_is_cited() -> None:
-    cited = {_constant(h.arguments[0]) for _, rule in RULES if (h := _head_function(rule)) is not None
-             and h.name == "cites" and len(h.arguments) == 3}
+    cited = {
+        _constant(h.arguments[0])
+        for _, rule in RULES
+        if (h := _head_function(rule)) is not None and h.name == "cites" and len(h.arguments) == 3
+    }
     missing = sorted((set(PASSED) | set(REQUIREMENTS)) - cited)
     assert not missing, f"violations without a cites/3 fact: {missing}"

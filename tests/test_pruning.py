@@ -8,14 +8,22 @@ from pathlib import Path
 
 import pytest
 
-from bridge import solver
-from bridge.errors import RuleModuleError
-from bridge.scenario import load_scenario, run_scenario
-from bridge.selfplay import load_deck, play_game, shipped_decks
-from bridge.solver import Session, fact_words, live_statements
+from bridge.engine import solver
+from bridge.engine.solver import Session, fact_words, live_statements
+from bridge.io.scenarios import run_scenario
+from bridge.model.errors import RuleModuleError
+from bridge.model.scenario import load_scenario
+from bridge.play.selfplay import load_deck, play_game, shipped_decks
 
-SBA = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "replacement", "sba",
-       "regeneration")
+SBA = (
+    "inputs",
+    "characteristics/effects",
+    "characteristics/final",
+    "characteristics/pt",
+    "replacement",
+    "sba",
+    "regeneration",
+)
 BEAR = """player("a"). permanent("x"). card_of("x", "bear"). controller_of("x", "a").
 card_value("bear", type, creature). card_value("bear", name, "Grizzly Bears").
 card_value("bear", power_base, 2). card_value("bear", toughness_base, 2)."""
@@ -79,6 +87,7 @@ def test_the_cross_check_sees_a_wrong_pruning(check_pruning: None, monkeypatch: 
     def too_few(modules: tuple[str, ...], words: frozenset[str]) -> tuple[tuple[object, ...], frozenset[str]]:
         statements, read = real(modules, words)
         return tuple(s for s in statements if not str(s).startswith("value(")), read
+
     monkeypatch.setattr(solver, "live_statements", too_few)
     dead_bear = BEAR.replace("toughness_base, 2", "toughness_base, 0")  # CR 704.5f: it dies
     assert Session(SBA, dead_bear, prune=False).solve().model
@@ -86,14 +95,16 @@ def test_the_cross_check_sees_a_wrong_pruning(check_pruning: None, monkeypatch: 
         Session(SBA, dead_bear).solve()
 
 
-def test_a_self_play_game_gets_the_same_answers_without_pruning(check_pruning: None,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_self_play_game_gets_the_same_answers_without_pruning(
+    check_pruning: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     compared = []
     real = solver.Session._compare
 
     def counted(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         compared.append(self)
         return real(self, *args, **kwargs)
+
     monkeypatch.setattr(solver.Session, "_compare", counted)
     decks = shipped_decks()
     for a, b, seed in (("grave_pact", "white_weenie", 8), ("black_knights", "blue_skies", 2)):
@@ -117,7 +128,8 @@ def test_a_remembered_positions_facts_prepare_as_the_text_does() -> None:
     # the position's facts were remembered or not (only blank lines may differ)
     decks = shipped_decks()
     result = play_game((load_deck(decks["black_knights"]), load_deck(decks["grave_pact"])), seed=2, max_actions=60)
-    from bridge.game import Game
+    from bridge.engine.game import Game
+
     position = Game(result.final).position
     more = position.facts + '\nstack_object("probe").\nstack_controller("probe", "alice").\nprobe_only(1).'
     modules = ("inputs", "characteristics/effects", "characteristics/final", "stack/cast", "stack/mana")
@@ -129,7 +141,8 @@ def test_a_remembered_positions_facts_prepare_as_the_text_does() -> None:
     assert solver._split(more)[0] is not None
     assert fact_words(modules, more) == words
     for _ in range(2):  # worked out, then known
-        assert [line for line in solver._read_facts(more, read).split("\n") if line] == \
-            [line for line in plain.split("\n") if line]
+        assert [line for line in solver._read_facts(more, read).split("\n") if line] == [
+            line for line in plain.split("\n") if line
+        ]
     # some facts are left out, a line of no input predicate stays
     assert len(plain) < len(more) and plain.endswith("probe_only(1).")

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bridge import stack
-from bridge.cards import ResolveStep
-from bridge.game import Game
-from bridge.paths import rules_dir
-from bridge.solver import Session
+from bridge.engine.acting import permanent_card
+from bridge.engine.game import Game
+from bridge.engine.resolve import RESULTS
+from bridge.engine.solver import Session
+from bridge.model.cards import ResolveStep
+from bridge.model.paths import rules_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,9 +29,9 @@ def test_every_result_the_rules_show_has_a_kind_the_bridge_applies() -> None:
     for path in rules_dir().glob("stack/*.lp"):
         shown |= set(re.findall(r"^result\((\w+)", path.read_text(), re.M))
     assert shown, "no result/1 rule found"
-    assert shown <= set(stack._COLLECT), shown - set(stack._COLLECT)
+    assert shown <= set(RESULTS), shown - set(RESULTS)
     # and the bridge knows no kind the rules never show
-    assert set(stack._COLLECT) <= shown, set(stack._COLLECT) - shown
+    assert set(RESULTS) <= shown, set(RESULTS) - shown
 
 
 DELAYED = ("inputs", "stack/delayed")
@@ -44,12 +45,18 @@ def test_a_delayed_ability_triggers_on_its_permanent_leaving() -> None:
 
 def test_an_untapping_in_the_action_that_created_the_ability_does_not_trigger_it() -> None:
     # CR 603.7a: the untapping may have come before the ability existed
-    facts = ('delayed_trigger("d", leaves_battlefield_or_becomes_untapped). delayed_watch("d", "m"). '
-             'event(becomes_untapped("m")).')
+    facts = (
+        'delayed_trigger("d", leaves_battlefield_or_becomes_untapped). delayed_watch("d", "m"). '
+        'event(becomes_untapped("m")).'
+    )
     assert atoms(DELAYED, facts, "delayed_triggers") == ['delayed_triggers("d")']
     assert atoms(DELAYED, facts + ' delayed_new("d").', "delayed_triggers") == []
-    assert atoms(DELAYED, facts.replace("leaves_battlefield_or_becomes_untapped", "leaves_battlefield"),
-                 "delayed_triggers") == []
+    assert (
+        atoms(
+            DELAYED, facts.replace("leaves_battlefield_or_becomes_untapped", "leaves_battlefield"), "delayed_triggers"
+        )
+        == []
+    )
 
 
 def test_a_delayed_ability_at_a_moment_triggers_as_its_step_begins() -> None:
@@ -59,8 +66,15 @@ def test_a_delayed_ability_at_a_moment_triggers_as_its_step_begins() -> None:
     assert atoms(DELAYED, facts + " step(main2).", "delayed_triggers") == []
 
 
-REGENERATION = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "replacement", "sba",
-                "regeneration")
+REGENERATION = (
+    "inputs",
+    "characteristics/effects",
+    "characteristics/final",
+    "characteristics/pt",
+    "replacement",
+    "sba",
+    "regeneration",
+)
 # a 2/2 with lethal damage (CR 704.5g)
 BOA = """permanent("b"). card_of("b", "boa"). controller_of("b", "p"). damage("b", 2).
 card_value("boa", type, creature). card_value("boa", power_base, 2). card_value("boa", toughness_base, 2)."""
@@ -69,10 +83,16 @@ card_value("boa", type, creature). card_value("boa", power_base, 2). card_value(
 def test_regeneration_changes_once_and_removes_from_combat_only_what_is_in_combat() -> None:
     shielded = BOA + ' regeneration_shields("b", 1). deathtouch_damage("b").'
     assert atoms(REGENERATION, shielded, "regeneration") == [
-        'regeneration("b",remove_damage)', 'regeneration("b",tap)', 'regeneration("b",use_shield)']
+        'regeneration("b",remove_damage)',
+        'regeneration("b",tap)',
+        'regeneration("b",use_shield)',
+    ]
     assert atoms(REGENERATION, shielded + ' blocking("b", "w").', "regeneration") == [
-        'regeneration("b",remove_damage)', 'regeneration("b",remove_from_combat)', 'regeneration("b",tap)',
-        'regeneration("b",use_shield)']
+        'regeneration("b",remove_damage)',
+        'regeneration("b",remove_from_combat)',
+        'regeneration("b",tap)',
+        'regeneration("b",use_shield)',
+    ]
     assert atoms(REGENERATION, BOA, "regeneration") == []
     assert atoms(REGENERATION, BOA, "sba") == ['sba(destroy("b"),"704.5g")']
 
@@ -84,12 +104,23 @@ def test_a_steps_count_of_other_permanents_is_refused_not_ignored() -> None:
 
 
 def test_a_clones_text_is_the_card_the_rules_say_it_copies() -> None:
-    game = Game.from_state({"active": "alice", "players": [
-        {"name": "alice", "battlefield": [{"id": "pyro", "card": "Prodigal Pyromancer"},
-                                          {"id": "clone", "card": "Clone", "chosen": {"copy": "pyro"}},
-                                          {"id": "clone2", "card": "Clone", "chosen": {"copy": "clone"}},
-                                          {"id": "bears", "card": "Grizzly Bears"}]},
-        {"name": "bob"}]})
-    assert stack.permanent_card(game, "clone").name == "Prodigal Pyromancer"
-    assert stack.permanent_card(game, "clone2").name == "Prodigal Pyromancer"
-    assert stack.permanent_card(game, "bears").name == "Grizzly Bears"
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [
+                        {"id": "pyro", "card": "Prodigal Pyromancer"},
+                        {"id": "clone", "card": "Clone", "chosen": {"copy": "pyro"}},
+                        {"id": "clone2", "card": "Clone", "chosen": {"copy": "clone"}},
+                        {"id": "bears", "card": "Grizzly Bears"},
+                    ],
+                },
+                {"name": "bob"},
+            ],
+        }
+    )
+    assert permanent_card(game, "clone").name == "Prodigal Pyromancer"
+    assert permanent_card(game, "clone2").name == "Prodigal Pyromancer"
+    assert permanent_card(game, "bears").name == "Grizzly Bears"

@@ -25,9 +25,25 @@ import clingo
 import clingo.ast
 import pytest
 
-from bridge import game, replacement, stack
-from bridge.paths import rules_dir
-from bridge.solver import Session
+from bridge.engine.acting import ACTING
+from bridge.engine.board import (
+    ATTACK,
+    BLOCK,
+    DAMAGE,
+    DEALING,
+    DEALING_PARTS,
+    DECLARED,
+    ORDER,
+    PRIORITY,
+    SBA,
+    SEARCH,
+    TURN,
+)
+from bridge.engine.game import Game
+from bridge.engine.replacement import MODULES as REPLACEMENT
+from bridge.engine.resolve import RESOLVING, RESOLVING_PARTS
+from bridge.engine.solver import Session
+from bridge.model.paths import rules_dir
 
 _T = clingo.ast.ASTType
 Signature = tuple[str, int]
@@ -47,8 +63,8 @@ class Module:
     defined: dict[Signature, int] = field(default_factory=dict)
     shown: dict[Signature, int] = field(default_factory=dict)
     outputs: dict[Signature, int] = field(default_factory=dict)  # terms of #show Term : Body
-    rule_lines: list[int] = field(default_factory=list)     # first line of every rule, #external, #minimize
-    parts: dict[str, int] = field(default_factory=dict)     # program part -> number of parameters
+    rule_lines: list[int] = field(default_factory=list)  # first line of every rule, #external, #minimize
+    parts: dict[str, int] = field(default_factory=dict)  # program part -> number of parameters
 
 
 def _signatures(term: clingo.ast.AST) -> Iterator[Signature]:
@@ -82,8 +98,10 @@ def _head(head: clingo.ast.AST) -> tuple[list[Signature], list[clingo.ast.AST]]:
     if kind in (_T.Aggregate, _T.Disjunction):
         return ([s for e in head.elements for s in _atoms(e.literal)], [e.condition for e in head.elements])
     if kind == _T.HeadAggregate:
-        return ([s for e in head.elements for s in _atoms(e.condition.literal)],
-                [e.condition.condition for e in head.elements])
+        return (
+            [s for e in head.elements for s in _atoms(e.condition.literal)],
+            [e.condition.condition for e in head.elements],
+        )
     raise AssertionError(f"a head of a kind this test doesn't know: {head}")
 
 
@@ -148,7 +166,7 @@ def _show(sigs: set[Signature], table: str) -> str:
 def _bridge_reads() -> tuple[set[Signature], set[str]]:
     """The atoms the bridge reads from an answer: ``s.match("name", arity)`` (a signature),
     ``.name == "name"``, ``.name in (...)`` and ``.get("name")`` (a name, any arity)."""
-    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "bridge").glob("*.py")))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "bridge").rglob("*.py")))
     sigs = {(n, int(a)) for n, a in re.findall(r'\.match\(\s*"(\w+)",\s*(\d+)\)', text)}
     names = set(re.findall(r'\.name\s*==\s*"(\w+)"', text)) | set(re.findall(r'\.get\(\s*"(\w+)"', text))
     for group in re.findall(r"\.name\s+in\s+\(([^)]*)\)", text):
@@ -176,7 +194,7 @@ def _readme_predicates() -> set[Signature]:
     `name(A, B)` (the arguments counted at the top level) or a bare `name` (no arguments)."""
     out: set[Signature] = set()
     text = (rules_dir() / "README.md").read_text(encoding="utf-8")
-    tables = text[text.index("## Predicates"):]
+    tables = text[text.index("## Predicates") :]
     for line in tables.splitlines():
         if not line.startswith("| `"):
             continue
@@ -201,24 +219,28 @@ def _readme_predicates() -> set[Signature]:
 
 def test_every_public_predicate_is_in_the_readme_table() -> None:
     named = _readme_predicates()
-    missing = {sig for sig in _all("derives") | _all("reads") | _all("defined") | _all("outputs")
-               if _public(sig)} - named
-    assert not missing, "predicates without a row in asp_rules/README.md:\n" + \
-        "\n".join(f"  {n}/{a} ({_where('derives', (n, a)) or _where('reads', (n, a))})" for n, a in sorted(missing))
+    missing = {
+        sig for sig in _all("derives") | _all("reads") | _all("defined") | _all("outputs") if _public(sig)
+    } - named
+    assert not missing, "predicates without a row in asp_rules/README.md:\n" + "\n".join(
+        f"  {n}/{a} ({_where('derives', (n, a)) or _where('reads', (n, a))})" for n, a in sorted(missing)
+    )
 
 
 def test_the_readme_table_names_no_predicate_the_modules_lack() -> None:
     known = _all("derives") | _all("reads") | _all("defined") | _all("outputs")
     stale = _readme_predicates() - known
-    assert not stale, "rows of asp_rules/README.md naming no predicate of the modules:\n" + \
-        "\n".join(f"  {n}/{a}" for n, a in sorted(stale))
+    assert not stale, "rows of asp_rules/README.md naming no predicate of the modules:\n" + "\n".join(
+        f"  {n}/{a}" for n, a in sorted(stale)
+    )
 
 
 def test_the_readme_module_table_lists_every_module() -> None:
     text = (rules_dir() / "README.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"(?m)^\| `([\w/]+)\.lp` \|", text))
-    assert listed == set(MODULES), f"not listed: {sorted(set(MODULES) - listed)}; no such module: " \
-                                   f"{sorted(listed - set(MODULES))}"
+    assert listed == set(MODULES), (
+        f"not listed: {sorted(set(MODULES) - listed)}; no such module: {sorted(listed - set(MODULES))}"
+    )
 
 
 # ---------------------------------------------------------------------- inputs and outputs
@@ -227,9 +249,10 @@ def test_defined_declares_only_inputs() -> None:
     rule derives (or an ``#external`` declares) needs no declaration, and one would hide a
     misspelling or a module left out."""
     hidden = _all("defined") & _all("derives")
-    assert not hidden, "#defined, yet derived:\n" + \
-        "\n".join(f"  {n}/{a}: #defined in {_where('defined', (n, a))}; derived in {_where('derives', (n, a))}"
-                  for n, a in sorted(hidden))
+    assert not hidden, "#defined, yet derived:\n" + "\n".join(
+        f"  {n}/{a}: #defined in {_where('defined', (n, a))}; derived in {_where('derives', (n, a))}"
+        for n, a in sorted(hidden)
+    )
 
 
 def test_inputs_are_declared_in_inputs_lp() -> None:
@@ -252,8 +275,11 @@ def test_every_read_predicate_is_derived_or_an_input() -> None:
 def test_nothing_derived_goes_unread() -> None:
     """A derived predicate is read by a rule, shown, or read by the bridge from an answer
     (a question whose modules show everything); helpers (``_``) are read by a rule."""
-    unread = {sig for sig in _all("derives") - _all("reads")
-              if not _public(sig) or (sig not in _all("shown") and not _read_by_bridge(sig))}
+    unread = {
+        sig
+        for sig in _all("derives") - _all("reads")
+        if not _public(sig) or (sig not in _all("shown") and not _read_by_bridge(sig))
+    }
     assert not unread, "derived and never read:\n" + _show(unread, "derives")
 
 
@@ -278,8 +304,7 @@ def test_every_module_has_a_header() -> None:
                 break
             header.append(line)
         text = "\n".join(header)
-        if not header or not header[0].startswith(f"% {m.name}.lp -- ") or "Input" not in text \
-                or "Output" not in text:
+        if not header or not header[0].startswith(f"% {m.name}.lp -- ") or "Input" not in text or "Output" not in text:
             bad.append(m.name)
     assert not bad, "modules without a header (% name.lp -- purpose; Input ...; Output ...): " + ", ".join(bad)
 
@@ -300,12 +325,11 @@ def _uncited(m: Module) -> Iterator[int]:
     for start in m.rule_lines:
         i = start - 1
         while i >= 1 and lines[i - 1].strip() and not lines[i - 1].lstrip().startswith(("%", "#program")):
-            i -= 1          # up the group: lines with no blank line or comment between them
+            i -= 1  # up the group: lines with no blank line or comment between them
         if i >= 1 and lines[i - 1].startswith("#program"):
-            i -= 1          # a part's first group: the comment above the part's name
-        while i >= 1 and lines[i - 1].startswith("%") and not _CR.search(lines[i - 1]) \
-                and not divider(lines[i - 1]):
-            i -= 1          # up the comment right above it
+            i -= 1  # a part's first group: the comment above the part's name
+        while i >= 1 and lines[i - 1].startswith("%") and not _CR.search(lines[i - 1]) and not divider(lines[i - 1]):
+            i -= 1  # up the comment right above it
         if i >= 1 and _CR.search(lines[i - 1]):
             continue
         for j in range(i, max(0, i - _REACH), -1):
@@ -349,8 +373,17 @@ def cited_numbers(text: str) -> Iterator[str]:
 
 
 def test_cited_numbers_are_read_with_their_ranges() -> None:
-    assert list(cited_numbers("% CR 704.5a-s, 613.1-613.3 (500-514; 702.19j-k) and 509.1c.")) == \
-        ["704.5a", "704.5s", "613.1", "613.3", "500", "514", "702.19j", "702.19k", "509.1c"]
+    assert list(cited_numbers("% CR 704.5a-s, 613.1-613.3 (500-514; 702.19j-k) and 509.1c.")) == [
+        "704.5a",
+        "704.5s",
+        "613.1",
+        "613.3",
+        "500",
+        "514",
+        "702.19j",
+        "702.19k",
+        "509.1c",
+    ]
 
 
 def test_modules_and_readme_cite_rules_that_exist() -> None:
@@ -358,13 +391,14 @@ def test_modules_and_readme_cite_rules_that_exist() -> None:
     if path is None:
         pytest.skip("the rules text (shared/seeds/000_00f3c3315372eec8.txt beside the checkout) is absent")
     # the numbers of the rules the text defines (a line ``509.1c - ...``), as test_scenarios.py reads them
-    rules = set(re.findall(r"(?m)^[+*]?\s*(\d{3}(?:\.\d+[a-z]?)?)\.?\s+-\s",
-                           path.read_text(encoding="utf-8", errors="replace")))
+    rules = set(
+        re.findall(r"(?m)^[+*]?\s*(\d{3}(?:\.\d+[a-z]?)?)\.?\s+-\s", path.read_text(encoding="utf-8", errors="replace"))
+    )
     unknown = []
     for m in PARSED.values():
         for n, line in enumerate(m.lines, start=1):
             if "%" in line:
-                unknown += [f"  {m.name}.lp:{n}: {x}" for x in cited_numbers(line[line.index("%"):]) if x not in rules]
+                unknown += [f"  {m.name}.lp:{n}: {x}" for x in cited_numbers(line[line.index("%") :]) if x not in rules]
     readme = (rules_dir() / "README.md").read_text(encoding="utf-8").splitlines()
     for n, line in enumerate(readme, start=1):
         unknown += [f"  README.md:{n}: {x}" for x in cited_numbers(line) if x not in rules]
@@ -373,45 +407,65 @@ def test_modules_and_readme_cite_rules_that_exist() -> None:
 
 # ---------------------------------------------------------------------- grounding in company
 Part = tuple[str, tuple[object, ...]]
-D, S = (game.DECLARED,), (game.SEARCH,)
+D, S = (DECLARED,), (SEARCH,)
 
 
 def _engine_modules(*area: str, layered: bool, pt: bool = True) -> tuple[str, ...]:
     """The modules the engine loads for a question about ``area`` (Game.modules)."""
     position = SimpleNamespace(position=SimpleNamespace(layered=layered))
-    return game.Game.modules(position, *area, pt=pt)  # type: ignore[arg-type]
+    return Game.modules(position, *area, pt=pt)  # type: ignore[arg-type]
 
 
 def _declarations(kind: str) -> list[tuple[tuple[str, ...], bool, tuple[Part, ...]]]:
-    """The questions on declarations of attackers or blockers (game.py): many declarations
+    """The questions on declarations of attackers or blockers (bridge/engine/board.py): many declarations
     judged on one grounding, with the maximum an earlier search found; one declaration judged
     afresh, with the search when it is needed; the search for the maximum; every legal one."""
-    modules = game.ATTACK if kind == "attack" else game.BLOCK
+    modules = ATTACK if kind == "attack" else BLOCK
     judged = (*modules[:-1], f"combat/{kind}_results")
-    return [(judged, False, ((kind, D), (f"{kind}_externals", ()), (f"{kind}_judgement", ()))),
-            ((*judged, modules[-1]), False, ((kind, D), (kind, S), (f"{kind}_search", ()),
-                                               (f"{kind}_search_always", ()), (f"{kind}_judgement", ()),
-                                               (f"{kind}_judgement_by_search", ()))),
-            (modules, False, ((kind, S), (f"{kind}_search", ()), (f"{kind}_search_max", ())))]
+    return [
+        (judged, False, ((kind, D), (f"{kind}_externals", ()), (f"{kind}_judgement", ()))),
+        (
+            (*judged, modules[-1]),
+            False,
+            (
+                (kind, D),
+                (kind, S),
+                (f"{kind}_search", ()),
+                (f"{kind}_search_always", ()),
+                (f"{kind}_judgement", ()),
+                (f"{kind}_judgement_by_search", ()),
+            ),
+        ),
+        (modules, False, ((kind, S), (f"{kind}_search", ()), (f"{kind}_search_max", ()))),
+    ]
 
 
 def companies() -> list[tuple[tuple[str, ...], tuple[Part, ...]]]:
     """Every set of modules the engine loads together, with the program parts it grounds."""
-    questions: list[tuple[tuple[str, ...], bool, tuple[Part, ...]]] = [   # area, power and toughness, parts
-        ((), True, ()), (("characteristics/show",), True, ()), (("characteristics/players",), True, ()),
-        *_declarations("attack"), *_declarations("block"),
-        (game.ORDER, False, (("order_choices", ()),)),
-        (game.DAMAGE, True, (("damage_assignment", D), ("damage_assignment", S), ("damage_search", ()))),
-        ((*game.DAMAGE, *game.DEALING), True, (("damage_assignment", D), *game.DEALING_PARTS)),
-        ((*game.DAMAGE, "combat/damage_explain"), True, (("damage_assignment", D),)),
-        ((*game.SBA, *game.STEPS), True, ()), (stack.ACTING, True, (("payments", ()),)),
-        (stack.RESOLVING, True, stack.RESOLVING_PARTS),
-        (("stack/objects", "stack/triggers"), True, ()), (("combat/common",), True, ()),
-        (replacement.MODULES, False, ())]
-    out = [(_engine_modules(*area, layered=layered, pt=pt), parts)
-           for area, pt, parts in questions for layered in (False, True)]
+    questions: list[tuple[tuple[str, ...], bool, tuple[Part, ...]]] = [  # area, power and toughness, parts
+        ((), True, ()),
+        (("characteristics/show",), True, ()),
+        (("characteristics/players",), True, ()),
+        *_declarations("attack"),
+        *_declarations("block"),
+        (ORDER, False, (("order_choices", ()),)),
+        (DAMAGE, True, (("damage_assignment", D), ("damage_assignment", S), ("damage_search", ()))),
+        ((*DAMAGE, *DEALING), True, (("damage_assignment", D), *DEALING_PARTS)),
+        ((*DAMAGE, "combat/damage_explain"), True, (("damage_assignment", D),)),
+        ((*SBA, *TURN), True, ()),
+        (ACTING, True, (("payments", ()),)),
+        (RESOLVING, True, RESOLVING_PARTS),
+        (("stack/objects", "stack/triggers"), True, ()),
+        (("combat/common",), True, ()),
+        (REPLACEMENT, False, ()),
+    ]
+    out = [
+        (_engine_modules(*area, layered=layered, pt=pt), parts)
+        for area, pt, parts in questions
+        for layered in (False, True)
+    ]
     out.append((_engine_modules("characteristics/explain", layered=True), ()))
-    out += [(stack.PRIORITY, ()), (("combat/citations",), ()), (("inputs", "stack/delayed"), ())]
+    out += [(PRIORITY, ()), (("combat/citations",), ()), (("inputs", "stack/delayed"), ())]
     return out
 
 
@@ -423,8 +477,9 @@ def test_every_module_and_part_is_in_some_company() -> None:
     assert not never, "program parts never grounded with their module: " + ", ".join(never)
 
 
-@pytest.mark.parametrize("company", companies(),
-                         ids=lambda c: "+".join(m.split("/")[-1] for m in c[0] if m != "inputs"))
+@pytest.mark.parametrize(
+    "company", companies(), ids=lambda c: "+".join(m.split("/")[-1] for m in c[0] if m != "inputs")
+)
 def test_every_module_grounds_without_warnings_in_company(company: tuple[tuple[str, ...], tuple[Part, ...]]) -> None:
     """Ground the whole modules (no rule left out) with the program parts the engine grounds
     with them: a warning (an atom undefined, an operation undefined, an unsafe variable) is

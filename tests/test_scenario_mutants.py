@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bridge.errors import InputError
-from bridge.models import Scenario
-from bridge.scenario import load_scenario, run_scenario
+from bridge.io.scenarios import run_scenario
+from bridge.model.errors import InputError
+from bridge.model.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
@@ -54,18 +54,27 @@ def test_mutants_of_action_scenarios_mostly_fail() -> None:
     assert share <= MAX_SURVIVING_SHARE, (
         f"{len(survivors)} of {with_actions} action scenarios ({share:.1%}, at most "
         f"{MAX_SURVIVING_SHARE:.0%} allowed) still pass with their actions removed; give each an "
-        f"expectation that depends on its actions:\n" + "\n".join(survivors))
+        f"expectation that depends on its actions:\n" + "\n".join(survivors)
+    )
 
 
 def _flyer_block_scenario(expect: dict) -> Scenario:
-    return Scenario.model_validate({
-        "title": "A creature that can't block a flyer blocks it",
-        "cite": ["509.1b"],
-        "state": {"active": "alice", "step": "declare_blockers", "players": [
-            {"name": "alice", "battlefield": [{"id": "angel", "card": "Serra Angel", "attacking": "bob"}]},
-            {"name": "bob", "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]}]},
-        "do": [{"declare_blockers": {"bears": "angel"}}],
-        "expect": expect})
+    return Scenario.model_validate(
+        {
+            "title": "A creature that can't block a flyer blocks it",
+            "cite": ["509.1b"],
+            "state": {
+                "active": "alice",
+                "step": "declare_blockers",
+                "players": [
+                    {"name": "alice", "battlefield": [{"id": "angel", "card": "Serra Angel", "attacking": "bob"}]},
+                    {"name": "bob", "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]},
+                ],
+            },
+            "do": [{"declare_blockers": {"bears": "angel"}}],
+            "expect": expect,
+        }
+    )
 
 
 def test_an_illegal_action_fails_a_scenario_that_does_not_expect_it() -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bridge.scenario import load_scenario, run_scenario
+from bridge.io.scenarios import run_scenario
+from bridge.model.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").rglob("*.yaml"))
@@ -48,6 +49,8 @@ def test_scenarios_cite_rules_that_exist() -> None:
 
 
 def test_rule_numbers_are_read_from_rule_lines_only() -> None:
-    text = ("509 - Declare Blockers Step\n  509.1 - First, blockers.\n+ 509.1h - Changed rule.\n"
-            "  509.5. - Fifth, priority.\n    Rule 509.1z in running text is no rule.\n")
+    text = (
+        "509 - Declare Blockers Step\n  509.1 - First, blockers.\n+ 509.1h - Changed rule.\n"
+        "  509.5. - Fifth, priority.\n    Rule 509.1z in running text is no rule.\n"
+    )
     assert rule_numbers(text) == {"509", "509.1", "509.1h", "509.5"}

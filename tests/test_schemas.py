@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 import yaml
 
-from bridge.schemas import card_schema, scenario_schema
+from bridge.io.schemas import card_schema, scenario_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,9 +26,25 @@ def test_scenario_schema_describes_actions_and_state() -> None:
     schema = scenario_schema()
     defs = schema["$defs"]
     actions = {a["title"] for a in schema["properties"]["do"]["items"]["oneOf"]}
-    assert actions == {"DeclareAttackers", "DeclareBlockers", "OrderBlockers", "OrderAttackers", "AssignDamage",
-                       "StateBasedActions", "RemoveFromCombat", "NextStep", "Cast", "Activate", "PlayLand", "Advance",
-                       "Pass", "PassBy", "Concede", "ChooseOrder", "ChooseTargets"}
+    assert actions == {
+        "DeclareAttackers",
+        "DeclareBlockers",
+        "OrderBlockers",
+        "OrderAttackers",
+        "AssignDamage",
+        "StateBasedActions",
+        "RemoveFromCombat",
+        "NextStep",
+        "Cast",
+        "Activate",
+        "PlayLand",
+        "Advance",
+        "Pass",
+        "PassBy",
+        "Concede",
+        "ChooseOrder",
+        "ChooseTargets",
+    }
     assert "GameState" in defs
     assert defs["Permanent"]["anyOf"][1]["additionalProperties"] is False
 
@@ -53,9 +69,12 @@ def test_card_schema_rejects_unknown_keyword() -> None:
 
 def test_scenario_schema_takes_shorthands() -> None:
     validator = jsonschema.Draft202012Validator(scenario_schema())
-    scenario = {"title": "t", "cite": ["509.1a"],
-                "state": {"active": "a", "players": [{"name": "a", "battlefield": ["Grizzly Bears"]}, {"name": "b"}]},
-                "do": [{"declare_blockers": {"x": "y", "z": ["y", "w"]}}]}
+    scenario = {
+        "title": "t",
+        "cite": ["509.1a"],
+        "state": {"active": "a", "players": [{"name": "a", "battlefield": ["Grizzly Bears"]}, {"name": "b"}]},
+        "do": [{"declare_blockers": {"x": "y", "z": ["y", "w"]}}],
+    }
     assert not list(validator.iter_errors(scenario))
     scenario["do"] = [{"cast_spell": {}}]
     assert list(validator.iter_errors(scenario))

@@ -11,11 +11,21 @@ import pytest
 from click.testing import CliRunner
 
 from bridge.cli import main
-from bridge.errors import InputError
-from bridge.game import Game
-from bridge import selfplay
-from bridge.selfplay import (GameResult, InvariantError, Outcome, Task, check_invariants, load_deck, play_game,
-                            run_tasks, shipped_decks, start_game)
+from bridge.engine.game import Game
+from bridge.model.errors import InputError
+from bridge.play import selfplay
+from bridge.play.selfplay import (
+    GameResult,
+    InvariantError,
+    Outcome,
+    Task,
+    check_invariants,
+    load_deck,
+    play_game,
+    run_tasks,
+    shipped_decks,
+    start_game,
+)
 
 
 def test_every_shipped_deck_loads_with_forty_cards() -> None:
@@ -40,14 +50,18 @@ def test_a_game_starts_with_seven_cards_or_mulligans() -> None:
 
 def test_a_random_game_keeps_the_state_valid_and_replays() -> None:
     decks = shipped_decks()
-    result = play_game((load_deck(decks["white_weenie"]), load_deck(decks["black_knights"])), seed=5,
-                       max_actions=80)
+    result = play_game((load_deck(decks["white_weenie"]), load_deck(decks["black_knights"])), seed=5, max_actions=80)
     # the result names the winner the final position shows (CR 104.2a), and a game stops
     # short of its actions only when it is over
     assert result.final is not None
     lost = {p.name for p in result.final.players if p.lost}
-    shown = None if not lost else "none" if len(lost) == 2 else \
-        next(p.name for p in result.final.players if p.name not in lost)
+    shown = (
+        None
+        if not lost
+        else "none"
+        if len(lost) == 2
+        else next(p.name for p in result.final.players if p.name not in lost)
+    )
     assert result.winner == shown
     assert result.actions == 80 if shown is None else 0 < result.actions <= 80
     assert result.turns == result.final.turn
@@ -91,8 +105,10 @@ def test_a_bad_deck_is_reported(tmp_path: Path) -> None:
 
 def test_cli_selfplay_prints_rates() -> None:
     import re
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "red_goblins", "blue_skies",
-                                       "--max-actions", "40"])
+
+    result = CliRunner().invoke(
+        main, ["selfplay", "--games", "1", "--decks", "red_goblins", "blue_skies", "--max-actions", "40"]
+    )
     assert result.exit_code == 0, result.output
     # "<pair>: 1 games, N actions in T s: G games/s, A actions/s; ..." with the rates those numbers make
     line = next(line for line in result.output.splitlines() if line.startswith("Red Goblins vs Blue Skies: "))
@@ -106,6 +122,7 @@ def test_cli_selfplay_prints_rates() -> None:
 
 def test_cli_selfplay_in_two_processes_plays_the_same_games() -> None:
     import re
+
     args = ["selfplay", "--games", "2", "--decks", "red_goblins", "green_stompy", "--max-actions", "40", "--progress"]
     one = CliRunner().invoke(main, args)
     two = CliRunner().invoke(main, [*args, "--jobs", "2"])
@@ -113,6 +130,7 @@ def test_cli_selfplay_in_two_processes_plays_the_same_games() -> None:
 
     def games(output: str) -> list[str]:  # each game's line without its time
         return [re.sub(r", [0-9.]+ s$", "", line) for line in output.splitlines() if line.startswith("[")]
+
     assert len(games(one.output)) == 2
     assert games(one.output) == games(two.output)
     assert "wall clock with 2 processes" in two.output
@@ -122,6 +140,7 @@ def test_cli_selfplay_plays_every_pair_of_shipped_decks() -> None:
     """The issue's volume run, small: one short game for each pair of shipped decks, in two
     processes, every state checked; the run exits 0 only when no game failed."""
     from itertools import combinations
+
     names = [load_deck(p).name for p in shipped_decks().values()]
     result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "120", "--jobs", "2"])
     assert result.exit_code == 0, result.output
@@ -130,14 +149,19 @@ def test_cli_selfplay_plays_every_pair_of_shipped_decks() -> None:
     assert f"all: {len(list(combinations(names, 2)))} games" in result.output
 
 
-@pytest.mark.parametrize("setup, action, rule", [
-    ({"life": 0}, {"kind": "sba"}, "704.5a"),
-    ({"poison": 10}, {"kind": "sba"}, "704.5c"),
-    ({}, {"kind": "concede", "by": "alice"}, "104.3a"),
-])
+@pytest.mark.parametrize(
+    "setup, action, rule",
+    [
+        ({"life": 0}, {"kind": "sba"}, "704.5a"),
+        ({"poison": 10}, {"kind": "sba"}, "704.5c"),
+        ({}, {"kind": "concede", "by": "alice"}, "104.3a"),
+    ],
+)
 def test_a_player_who_loses_is_marked_with_the_rule(setup: dict, action: dict, rule: str) -> None:
     from pydantic import TypeAdapter
-    from bridge.models import Action
+
+    from bridge.model.actions import Action
+
     state = {"active": "bob", "step": "main1", "players": [{"name": "alice", **setup}, {"name": "bob"}]}
     game = Game.from_state(state)
     game.push(TypeAdapter(Action).validate_python(action))
@@ -147,7 +171,8 @@ def test_a_player_who_loses_is_marked_with_the_rule(setup: dict, action: dict, r
 
 
 def test_a_draw_from_an_empty_library_loses_by_704_5b() -> None:
-    from bridge.models import Pass
+    from bridge.model.actions import Pass
+
     state = {"turn": 2, "active": "alice", "step": "upkeep", "players": [{"name": "alice"}, {"name": "bob"}]}
     game = Game.from_state(state)
     game.push(Pass(by="alice"))
@@ -161,8 +186,17 @@ def test_cli_selfplay_results_file_lets_a_stopped_run_go_on(tmp_path: Path) -> N
     """A run given a results file records each game; a second run with more games plays only
     the new ones and reports all of them."""
     results = tmp_path / "results.jsonl"
-    args = ["selfplay", "--decks", "red_goblins", "green_stompy", "--max-actions", "30", "--progress",
-            "--results", str(results)]
+    args = [
+        "selfplay",
+        "--decks",
+        "red_goblins",
+        "green_stompy",
+        "--max-actions",
+        "30",
+        "--progress",
+        "--results",
+        str(results),
+    ]
     first = CliRunner().invoke(main, [*args, "--games", "1"])
     assert first.exit_code == 0, first.output
     assert len(results.read_text().splitlines()) == 1
@@ -183,16 +217,27 @@ def test_cli_selfplay_results_file_lets_a_stopped_run_go_on(tmp_path: Path) -> N
 def test_cli_selfplay_bad_results_file_is_reported(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
     results.write_text('{"key": [1, 2]}\nnot json\n')
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "red_goblins", "green_stompy",
-                                       "--results", str(results)])
+    result = CliRunner().invoke(
+        main, ["selfplay", "--games", "1", "--decks", "red_goblins", "green_stompy", "--results", str(results)]
+    )
     assert result.exit_code == 2
     assert "results.jsonl" in result.output and "line 1" in result.output and "Traceback" not in result.output
 
 
 def test_cli_selfplay_recheck_plays_recorded_games_again(tmp_path: Path) -> None:
     results = tmp_path / "results.jsonl"
-    args = ["selfplay", "--decks", "red_goblins", "green_stompy", "--max-actions", "30", "--games", "2",
-            "--results", str(results)]
+    args = [
+        "selfplay",
+        "--decks",
+        "red_goblins",
+        "green_stompy",
+        "--max-actions",
+        "30",
+        "--games",
+        "2",
+        "--results",
+        str(results),
+    ]
     assert CliRunner().invoke(main, args).exit_code == 0
     same = CliRunner().invoke(main, [*args, "--recheck", "2"])
     assert same.exit_code == 0 and "2 of 2 recorded games played again the same" in same.output
@@ -226,7 +271,8 @@ def test_a_game_whose_process_dies_fails_alone(monkeypatch: pytest.MonkeyPatch) 
 def test_random_decks_reach_other_cards_and_keep_the_state_valid() -> None:
     """Two-color random decks of Magic 2010 cards: seeded (the same deck each time), 40
     cards in two colors; their games keep the state valid and replay."""
-    from bridge.selfplay import random_deck
+    from bridge.play.selfplay import random_deck
+
     first, again = random_deck(5), random_deck(5)
     assert first == again and sum(first.cards.values()) == 40
     basics = [c for c in first.cards if c in ("Plains", "Island", "Swamp", "Mountain", "Forest")]
@@ -238,15 +284,20 @@ def test_random_decks_reach_other_cards_and_keep_the_state_valid() -> None:
     replayed = Game.replay(json.loads(json.dumps(result.log)))
     assert replayed.state == result.final
     # the game cast cards no shipped deck holds
-    names = {o.id: o.card for p in replayed.start.players
-             for zone in ("library", "hand", "graveyard", "exile", "battlefield") for o in getattr(p, zone)}
+    names = {
+        o.id: o.card
+        for p in replayed.start.players
+        for zone in ("library", "hand", "graveyard", "exile", "battlefield")
+        for o in getattr(p, zone)
+    }
     cast = {names[a.card] for a in replayed.log if a.kind == "cast"}  # type: ignore[attr-defined]
     assert cast - shipped, sorted(cast)
 
 
 def test_selfplay_takes_a_random_deck_by_its_seed() -> None:
-    result = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-actions", "30", "--decks", "random:1",
-                                       "random:2"])
+    result = CliRunner().invoke(
+        main, ["selfplay", "--games", "1", "--max-actions", "30", "--decks", "random:1", "random:2"]
+    )
     assert result.exit_code == 0, result.output
     assert "random:1 vs random:2: 1 games" in result.output
     bad = CliRunner().invoke(main, ["selfplay", "--games", "1", "--decks", "random:x", "random:2"])

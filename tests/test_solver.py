@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.errors import RuleModuleError
-from bridge.solver import Session, module_statements, solve
+from bridge.engine.solver import Session, module_statements, solve
+from bridge.model.errors import RuleModuleError
 
 
 def atoms(solution) -> list[list[str]]:

@@ -7,11 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bridge import game as game_module
-from bridge import stack
-from bridge.errors import RuleModuleError
-from bridge.game import Game
-from bridge.models import GameState, StackObject, StateBasedActions
+from bridge.engine import priority, sba
+from bridge.engine.game import Game
+from bridge.engine.priority import give_priority
+from bridge.engine.turn import end_step
+from bridge.model.actions import StateBasedActions
+from bridge.model.errors import RuleModuleError
+from bridge.model.state import GameState, StackObject
 
 PLAYERS = ("alice", "bob")
 
@@ -20,8 +22,9 @@ def _other(name: str) -> str:
     return PLAYERS[1 - PLAYERS.index(name)]
 
 
-def reference_next_turn(active: str, extra: list[str], resumes: str | None,
-                        skips: dict[str, int]) -> tuple[str, list[str], str | None, dict[str, int]]:
+def reference_next_turn(
+    active: str, extra: list[str], resumes: str | None, skips: dict[str, int]
+) -> tuple[str, list[str], str | None, dict[str, int]]:
     """The next turn by CR 500.7 and 614.10 written plainly: the extra turns (listed most
     recent first) are taken first, then the turn order goes on; a turn of a player who skips
     turns is passed over, and one fewer is left to skip."""
@@ -38,35 +41,51 @@ def reference_next_turn(active: str, extra: list[str], resumes: str | None,
     return player, extra, (regular if is_extra else None), skips
 
 
-positions = st.fixed_dictionaries({
-    "active": st.sampled_from(PLAYERS),
-    "extra": st.lists(st.sampled_from(PLAYERS), max_size=3),
-    "resumes": st.none() | st.sampled_from(PLAYERS),
-    "skips": st.fixed_dictionaries({p: st.integers(0, 2) for p in PLAYERS}),
-})
+positions = st.fixed_dictionaries(
+    {
+        "active": st.sampled_from(PLAYERS),
+        "extra": st.lists(st.sampled_from(PLAYERS), max_size=3),
+        "resumes": st.none() | st.sampled_from(PLAYERS),
+        "skips": st.fixed_dictionaries({p: st.integers(0, 2) for p in PLAYERS}),
+    }
+)
 
 
 @settings(max_examples=25)
 @given(positions)
 def test_the_next_turns_agree_with_the_plain_reference(position: dict) -> None:
-    state = GameState.model_validate({
-        "turn": 4, "active": position["active"], "step": "cleanup", "extra_turns": position["extra"],
-        "after_extra_turns": position["resumes"],
-        "players": [{"name": p, "skip_turns": position["skips"][p], "library": ["Forest"] * 4} for p in PLAYERS]})
+    state = GameState.model_validate(
+        {
+            "turn": 4,
+            "active": position["active"],
+            "step": "cleanup",
+            "extra_turns": position["extra"],
+            "after_extra_turns": position["resumes"],
+            "players": [{"name": p, "skip_turns": position["skips"][p], "library": ["Forest"] * 4} for p in PLAYERS],
+        }
+    )
     active, extra, resumes, skips = position["active"], position["extra"], position["resumes"], position["skips"]
     for turn in range(5, 8):
         active, extra, resumes, skips = reference_next_turn(active, extra, resumes, skips)
-        state = stack.end_step(Game(state))
+        state = end_step(Game(state))
         assert (state.step, state.turn, state.active) == ("upkeep", turn, active)
         assert (state.extra_turns, state.after_extra_turns) == (extra, resumes)
         assert {p.name: p.skip_turns for p in state.players} == skips
         state = state.model_copy(update={"step": "cleanup", "priority": None, "passed": []})
 
 
-LICH_LOOP = {"turn": 3, "active": "alice", "players": [
-    {"name": "alice", "poison": 10},
-    {"name": "bob", "library": ["Forest"],
-     "battlefield": [{"id": "mirror", "card": "Lich's Mirror", "controller": "alice"}]}]}
+LICH_LOOP = {
+    "turn": 3,
+    "active": "alice",
+    "players": [
+        {"name": "alice", "poison": 10},
+        {
+            "name": "bob",
+            "library": ["Forest"],
+            "battlefield": [{"id": "mirror", "card": "Lich's Mirror", "controller": "alice"}],
+        },
+    ],
+}
 
 
 def test_a_loop_of_state_based_actions_meeting_a_position_again_is_a_draw() -> None:
@@ -77,47 +96,63 @@ def test_a_loop_of_state_based_actions_meeting_a_position_again_is_a_draw() -> N
 
 
 def test_state_based_actions_that_go_on_without_meeting_a_position_again_are_an_error(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(game_module, "LOOP_ROUNDS", 2)
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sba, "LOOP_ROUNDS", 2)
     with pytest.raises(RuleModuleError, match=r"did not stop after 2 rounds and no position repeated.*restart"):
         Game.from_state(LICH_LOOP).push(StateBasedActions())
 
 
 TRIGGER = StackObject(id="t", source="bears", trigger=1, controller="alice")
-BEARS = {"turn": 3, "active": "alice", "players": [
-    {"name": "alice", "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]}, {"name": "bob"}]}
+BEARS = {
+    "turn": 3,
+    "active": "alice",
+    "players": [{"name": "alice", "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]}, {"name": "bob"}],
+}
 
 
-def test_abilities_triggering_again_and_again_on_the_same_position_are_a_draw(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_abilities_triggering_again_and_again_on_the_same_position_are_a_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     # an ability that triggers each time and, put on the stack, leaves the position as it was
-    monkeypatch.setattr(stack, "state_triggers", lambda pool, state: state.model_copy(
-        update={"pending_triggers": [TRIGGER]}))
-    monkeypatch.setattr(stack, "_put_triggers_on_stack", lambda game, state: state.model_copy(
-        update={"pending_triggers": []}))
+    monkeypatch.setattr(
+        priority, "state_triggers", lambda pool, state: state.model_copy(update={"pending_triggers": [TRIGGER]})
+    )
+    monkeypatch.setattr(
+        priority, "put_triggers_on_stack", lambda game, state: state.model_copy(update={"pending_triggers": []})
+    )
     game = Game.from_state(BEARS)
-    state = stack._give_priority(game, game.state, "alice")
+    state = give_priority(game, game.state, "alice")
     assert [(p.lost, p.lost_by) for p in state.players] == [(True, "104.4b"), (True, "104.4b")]
 
 
 def test_abilities_triggering_without_end_or_repetition_are_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     # each round one more ability goes on the stack: no position comes again
-    monkeypatch.setattr(stack, "state_triggers", lambda pool, state: state.model_copy(
-        update={"pending_triggers": [TRIGGER.model_copy(update={"id": f"t{len(state.stack)}"})]}))
-    monkeypatch.setattr(stack, "_put_triggers_on_stack", lambda game, state: state.model_copy(
-        update={"pending_triggers": [], "stack": [*state.pending_triggers, *state.stack]}))
+    monkeypatch.setattr(
+        priority,
+        "state_triggers",
+        lambda pool, state: state.model_copy(
+            update={"pending_triggers": [TRIGGER.model_copy(update={"id": f"t{len(state.stack)}"})]}
+        ),
+    )
+    monkeypatch.setattr(
+        priority,
+        "put_triggers_on_stack",
+        lambda game, state: state.model_copy(
+            update={"pending_triggers": [], "stack": [*state.pending_triggers, *state.stack]}
+        ),
+    )
     game = Game.from_state(BEARS)
     with pytest.raises(RuleModuleError, match=r"did not stop after \d+ rounds and no position repeated.*bears"):
-        stack._give_priority(game, game.state, "alice")
+        give_priority(game, game.state, "alice")
 
 
 def test_the_facts_of_who_has_priority_are_those_of_the_position() -> None:
     """``priority_facts`` writes the lines ``position_facts`` writes for turn/priority.lp."""
     from pathlib import Path
 
-    from bridge.errors import MtgaspError
-    from bridge.facts import position_facts, priority_facts
-    from bridge.scenario import load_scenario
+    from bridge.engine.facts import position_facts, priority_facts
+    from bridge.model.errors import MtgaspError
+    from bridge.model.scenario import load_scenario
+
     root = Path(__file__).resolve().parent.parent / "scenarios"
     checked = 0
     for path in sorted(root.rglob("*.yaml"))[::10]:

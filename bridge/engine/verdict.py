@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-__all__ = ["Violation", "Verdict", "MESSAGES", "ViolationReader"]
+__all__ = ["MESSAGES", "Verdict", "Violation", "ViolationReader"]
 
 # reason -> message; {0}, {1}, ... are the violation's objects, described.
 MESSAGES: dict[str, str] = {
@@ -24,13 +24,15 @@ MESSAGES: dict[str, str] = {
     "unknown_target": "{0} attacks {1}, which is neither a player nor a permanent",
     "defender": "{0} has defender, so it can't attack",
     "cant_attack": "{0} can't attack",
-    "cant_attack_unless": "{0} can't attack unless the defending player controls a permanent it names, and that player controls none",
+    "cant_attack_unless": (
+        "{0} can't attack unless the defending player controls a permanent it names, and that player controls none"
+    ),
     "cant_attack_alone": "{0} can't attack alone",
     "max_attackers": "{0} allows no more than {1} attacking creature(s) each combat",
     "band_member_not_attacking": "{0} is in band {1} but is not attacking",
     "two_bands": "{0} is in more than one band",
     "illegal_band": "band {0} is not a legal band: it needs creatures with banding and at most one without, "
-                    "or creatures sharing the quality of a \"bands with other\" ability",
+    'or creatures sharing the quality of a "bands with other" ability',
     "band_split": "the creatures of band {0} attack different players or planeswalkers",
     "unpaid_attack_cost": "{0} must pay {1} mana to attack but has only {2} available",
     # declaring blockers (CR 509.1)
@@ -47,7 +49,9 @@ MESSAGES: dict[str, str] = {
     "cant_block": "{0} can't block",
     "flying": "{0} can't block {1}: {1} has flying and {0} has neither flying nor reach",
     "fear": "{0} can't block {1}: {1} has fear and {0} is neither an artifact creature nor black",
-    "intimidate": "{0} can't block {1}: {1} has intimidate and {0} is neither an artifact creature nor shares a color with it",
+    "intimidate": (
+        "{0} can't block {1}: {1} has intimidate and {0} is neither an artifact creature nor shares a color with it"
+    ),
     "shadow": "{0} can't block {1}: {1} has shadow and {0} doesn't",
     "shadow_blocker": "{0} can't block {1}: {0} has shadow and can block only creatures with shadow",
     "horsemanship": "{0} can't block {1}: {1} has horsemanship and {0} doesn't",
@@ -64,43 +68,43 @@ MESSAGES: dict[str, str] = {
     "wrong_step_damage": "combat damage is assigned in the combat damage step, not in the {0} step",
     "assigns_without_power": "{0} has no power to assign combat damage with",
     "not_in_this_damage_step": "{0} doesn't deal combat damage in this combat damage step ({1}): only creatures "
-                               "with first strike or double strike deal damage in the first, and in the second "
-                               "those that had neither, and those with double strike",
+    "with first strike or double strike deal damage in the first, and in the second "
+    "those that had neither, and those with double strike",
     "damage_total": "{0} assigns {1} damage but must assign exactly its power, {2}",
     "damage_recipient_unblocked": "{0} is unblocked and assigns its combat damage only to what it attacks, not {1}",
     "damage_recipient_blocked": "{0} is blocked and assigns its combat damage only to its blockers, not {1}",
     "damage_recipient_blocking": "{0} is blocking and assigns its combat damage only to what it blocks, not {1}",
     "trample_planeswalker": "{0} has trample but attacks a planeswalker, so none of its damage goes to {1}",
     "damage_out_of_order_blocking": "{0} assigns damage to {1} before {2}, ahead of it in the damage assignment "
-                                    "order, is assigned lethal damage",
+    "order, is assigned lethal damage",
     "damage_out_of_order": "{0} assigns damage to {1} before {2}, ahead of it in the damage assignment order, "
-                           "is assigned lethal damage",
+    "is assigned lethal damage",
     "trample_too_early": "{0} tramples over before {1}, which blocks it, is assigned lethal damage",
     "not_in_combat": "{0} is not attacking or blocking anything now, so it assigns no combat damage",
     "damage_already_dealt": "combat damage was already dealt in this {0} step",
     # casting spells, activating abilities, playing lands (CR 115, 601, 602, 305)
     "no_priority": "{0} doesn't have priority",
     "before_declare_attackers": "{0} can't act yet: nobody has priority in the declare attackers step until the "
-                                "active player has declared attackers",
+    "active player has declared attackers",
     "before_declare_blockers": "{0} can't act yet: nobody has priority in the declare blockers step until the "
-                               "defending player has declared blockers",
+    "defending player has declared blockers",
     "before_combat_damage": "{0} can't act yet: nobody has priority in a combat damage step until combat damage "
-                            "has been assigned and dealt",
+    "has been assigned and dealt",
     "timing_sorcery": "{0} is a sorcery: it can be cast only in its caster's main phase with the stack empty ({1})",
     "timing_creature": "{0} is a creature spell: it can be cast only in its caster's main phase with the stack "
-                       "empty ({1})",
+    "empty ({1})",
     "timing_artifact": "{0} is an artifact spell: it can be cast only in its caster's main phase with the stack "
-                       "empty ({1})",
+    "empty ({1})",
     "timing_enchantment": "{0} is an enchantment spell: it can be cast only in its caster's main phase with the "
-                          "stack empty ({1})",
+    "stack empty ({1})",
     "timing_planeswalker": "{0} is a planeswalker spell: it can be cast only in its caster's main phase with the "
-                           "stack empty ({1})",
+    "stack empty ({1})",
     "timing_ability": "{0} can be activated only as a sorcery ({1})",
     "timing_loyalty": "{0} is a loyalty ability: only as a sorcery ({1})",
     "missing_target": "{0} needs a target for its target number {1}",
     "illegal_target": "{1} is not a legal target for {0}",
     "extra_target": "{0} has no target for {1}",
-    "same_target_twice": "{0} targets {1} twice for one use of the word \"target\"",
+    "same_target_twice": '{0} targets {1} twice for one use of the word "target"',
     "target_itself": "{0} can't target itself",
     "target_shroud": "{1} has shroud, so {0} can't target it",
     "target_protection": "{1} has protection from a quality of {0}, so it can't be targeted by it",
@@ -111,9 +115,9 @@ MESSAGES: dict[str, str] = {
     "no_such_mana": "{0} has no mana ability that makes {1} mana",
     "mana_color_unnamed": "{0} makes mana of more than one color: name the color",
     "tap_summoning_sick": "{0} is a creature its controller hasn't controlled since the turn began, so its {{T}} "
-                          "abilities can't be activated",
+    "abilities can't be activated",
     "mana_source_summoning_sick": "{0} is a creature its controller hasn't controlled continuously since his or her "
-                                  "most recent turn began, and without haste it can't be tapped for mana",
+    "most recent turn began, and without haste it can't be tapped for mana",
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
     "life_cost": "{0} can't pay {1} life",
     "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",
@@ -253,7 +257,7 @@ class ViolationReader:
         found.sort(key=lambda v: (v.step_rule or v.rule, v.rule, v.objects, v.reason))
         return Verdict(legal=not found, violations=tuple(found))
 
-    def _violation(self, sym: clingo.Symbol) -> "Violation | None":
+    def _violation(self, sym: clingo.Symbol) -> Violation | None:
         if not sym.match("violation", 3):
             return None
         world, reason_sym, detail = sym.arguments
@@ -272,5 +276,6 @@ class ViolationReader:
             template = MESSAGES.get(reason, reason.replace("_", " ") + ": {0}")
             message = template.format(*shown, *[""] * 3)
             ids = tuple(v for v in values if isinstance(v, str))
-        return Violation(rule=rule, objects=tuple(ids), message=message, reason=reason,
-                         step_rule=step_rule, world=world.name)
+        return Violation(
+            rule=rule, objects=tuple(ids), message=message, reason=reason, step_rule=step_rule, world=world.name
+        )

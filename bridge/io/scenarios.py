@@ -8,34 +8,20 @@ happened, and the first that differs is reported.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from bridge.cards import Ability
-from bridge.errors import IllegalActionError, InputError
-from bridge.reading import read_yaml, validation_error, validation_problem
-from bridge.models import Action, ChooseOrder, ChooseTargets, Scenario
-from bridge.verdict import Verdict
+from bridge.engine.verdict import Verdict
+from bridge.model.actions import Action, ChooseOrder, ChooseTargets
+from bridge.model.cards import Ability
+from bridge.model.errors import IllegalActionError, InputError
+from bridge.model.scenario import Scenario
 
 if TYPE_CHECKING:
-    from bridge.game import Game
+    from bridge.engine.game import Game
 
-__all__ = ["load_scenario", "run_scenario", "ScenarioResult", "validation_problem"]
-
-
-def load_scenario(path: Path) -> Scenario:
-    """Read and validate a scenario file; :class:`InputError` says where and what is wrong."""
-    source = str(path)
-    data, text = read_yaml(path)
-    if not isinstance(data, dict):
-        raise InputError("a scenario is a mapping with title, cite, state, do and expect", source=source)
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as exc:
-        raise validation_error(exc, source, text) from None
-    return scenario
+__all__ = ["ScenarioResult", "run_scenario"]
 
 
 @dataclass
@@ -60,16 +46,19 @@ def _ability_terms(values: list[Any], where: str = "expect") -> set[str]:
             terms.add(Ability.model_validate(v).term())
         except ValidationError as exc:
             reason = "; ".join(e["msg"].removeprefix("Value error, ") for e in exc.errors())
-            raise InputError(f"{reason} (an ability is written as in card files: flying, "
-                             f"{{protection: {{color: red}}}})", location=f"{where}[{k}]") from None
+            raise InputError(
+                f"{reason} (an ability is written as in card files: flying, {{protection: {{color: red}}}})",
+                location=f"{where}[{k}]",
+            ) from None
     return terms
 
 
-def default_choices(game: "Game", before: Action | None = None) -> None:
+def default_choices(game: Game, before: Action | None = None) -> None:
     """The choices of targets the game waits for (CR 603.3d) that a scenario doesn't make
     take their defaults (``stack.default_target_choice``) before ``before``, an action of
     another kind (or before its expectations are compared)."""
-    from bridge.stack import default_target_choice
+    from bridge.engine.acting import default_target_choice
+
     if isinstance(before, (ChooseTargets, ChooseOrder)):
         return
     for _ in range(100):
@@ -81,7 +70,7 @@ def default_choices(game: "Game", before: Action | None = None) -> None:
 
 def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult:
     """Run a scenario's actions and compare its expectations."""
-    from bridge.game import Game  # the game imports this module for from_scenario
+    from bridge.engine.game import Game  # the game imports this module for from_scenario
 
     try:
         game = Game(scenario.state)
@@ -126,21 +115,37 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         chars = game.all_characteristics()
         for object_id, want in expect.characteristics.items():
             if object_id not in chars:
-                raise InputError(f"no permanent has the id {object_id!r}", source=path,
-                                 location=f"expect.characteristics.{object_id}")
+                raise InputError(
+                    f"no permanent has the id {object_id!r}",
+                    source=path,
+                    location=f"expect.characteristics.{object_id}",
+                )
             got = chars[object_id]
             perm = game.state.permanent(object_id)
             blocked_by = sorted(p.id for p in game.state.permanents() if object_id in p.blocking)
             actual: dict[str, Any] = {
-                "name": got.name, "power": got.power, "toughness": got.toughness, "loyalty": got.loyalty,
-                "colors": sorted(got.colors), "types": sorted(got.types), "subtypes": sorted(got.subtypes),
-                "supertypes": sorted(got.supertypes), "abilities": sorted(got.abilities),
-                "controller": got.controller, "damage": perm.damage, "counters": dict(perm.counters),
-                "tapped": perm.tapped, "attached_to": perm.attached_to, "attacking": perm.attacking,
-                "blocking": sorted(perm.blocking), "blocked_by": blocked_by,
+                "name": got.name,
+                "power": got.power,
+                "toughness": got.toughness,
+                "loyalty": got.loyalty,
+                "colors": sorted(got.colors),
+                "types": sorted(got.types),
+                "subtypes": sorted(got.subtypes),
+                "supertypes": sorted(got.supertypes),
+                "abilities": sorted(got.abilities),
+                "controller": got.controller,
+                "damage": perm.damage,
+                "counters": dict(perm.counters),
+                "tapped": perm.tapped,
+                "attached_to": perm.attached_to,
+                "attacking": perm.attacking,
+                "blocking": sorted(perm.blocking),
+                "blocked_by": blocked_by,
                 "blocked": perm.attacking is not None and (perm.blocked or bool(blocked_by)),
-                "prevention_shield": perm.prevention_shield, "phased_out": perm.phased_out,
-                "prevent_next_from": sorted(perm.prevent_next_from)}
+                "prevention_shield": perm.prevention_shield,
+                "phased_out": perm.phased_out,
+                "prevent_next_from": sorted(perm.prevent_next_from),
+            }
             for key, value in want.model_dump(exclude_unset=True).items():
                 if key == "abilities" and value is not None:
                     try:
@@ -148,8 +153,10 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                     except InputError as exc:
                         raise exc.at(source=path) from None
                 elif isinstance(value, list):
-                    value = sorted(str(v).lower() if key not in ("blocking", "blocked_by", "prevent_next_from") else v
-                                   for v in value)
+                    value = sorted(
+                        str(v).lower() if key not in ("blocking", "blocked_by", "prevent_next_from") else v
+                        for v in value
+                    )
                 if actual[key] != value:
                     return differ(f"characteristics.{object_id}.{key}: expected {value}, got {actual[key]}")
     for name, want_player in expect.players.items():
@@ -162,15 +169,17 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             if list(got_player.abilities) != wanted:
                 return differ(f"players.{name}.abilities: expected {wanted}, got {list(got_player.abilities)}")
         if want_player.max_hand_size is not None and got_player.max_hand_size != want_player.max_hand_size:
-            return differ(f"players.{name}.max_hand_size: expected {want_player.max_hand_size}, "
-                          f"got {got_player.max_hand_size}")
+            return differ(
+                f"players.{name}.max_hand_size: expected {want_player.max_hand_size}, got {got_player.max_hand_size}"
+            )
         shield = game.state.player(name).prevention_shield
         if want_player.prevention_shield is not None and shield != want_player.prevention_shield:
             return differ(f"players.{name}.prevention_shield: expected {want_player.prevention_shield}, got {shield}")
         sources = sorted(game.state.player(name).prevent_next_from)
         if want_player.prevent_next_from is not None and sources != sorted(want_player.prevent_next_from):
-            return differ(f"players.{name}.prevent_next_from: expected {sorted(want_player.prevent_next_from)}, "
-                          f"got {sources}")
+            return differ(
+                f"players.{name}.prevent_next_from: expected {sorted(want_player.prevent_next_from)}, got {sources}"
+            )
     if expect.legal_block_count is not None:
         count = len(game.legal_blocks)
         if count != expect.legal_block_count:
@@ -181,8 +190,11 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             return differ(f"legal_attack_count: expected {expect.legal_attack_count}, got {count}")
     if expect.step is not None and game.state.step != expect.step:
         return differ(f"step: expected {expect.step}, got {game.state.step}")
-    for key, got in (("turn", game.state.turn), ("active", game.state.active),
-                     ("priority", game.state.priority_player())):
+    for key, got in (
+        ("turn", game.state.turn),
+        ("active", game.state.active),
+        ("priority", game.state.priority_player()),
+    ):
         want = getattr(expect, key)
         if want is not None and want != got:
             return differ(f"{key}: expected {want}, got {got}")
@@ -194,9 +206,12 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         try:
             got_pool = game.state.player(name).mana_pool
         except KeyError:
-            raise InputError(f"no player is called {name!r}", source=path, location=f"expect.mana_pool.{name}") from None
-        if sorted(got_pool[i:i + 3] for i in range(0, len(got_pool), 3)) != \
-                sorted(pool[i:i + 3] for i in range(0, len(pool), 3)):
+            raise InputError(
+                f"no player is called {name!r}", source=path, location=f"expect.mana_pool.{name}"
+            ) from None
+        if sorted(got_pool[i : i + 3] for i in range(0, len(got_pool), 3)) != sorted(
+            pool[i : i + 3] for i in range(0, len(pool), 3)
+        ):
             return differ(f"mana_pool.{name}: expected {pool or 'empty'}, got {got_pool or 'empty'}")
     for name, zones in expect.zones.items():
         try:
@@ -211,7 +226,9 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
     if expect.winner is not None:
         losers = {p.name for p in game.state.players if p.lost}
         alive = [p.name for p in game.state.players if not p.lost]
-        winner = alive[0] if losers and len(alive) == 1 else ("none" if len(losers) == len(game.state.players) else None)
+        winner = (
+            alive[0] if losers and len(alive) == 1 else ("none" if len(losers) == len(game.state.players) else None)
+        )
         if (winner or "nobody_yet") != expect.winner:
             return differ(f"winner: expected {expect.winner}, got {winner or 'nobody yet'}")
     for name, life in expect.life.items():

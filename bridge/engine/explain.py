@@ -13,12 +13,24 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from bridge.solver import Session
+from bridge.engine.board import DAMAGE, DECLARED, Board
+from bridge.engine.solver import Session
 
-__all__ = ["Explanation", "Step", "explain", "format_explanation", "DamageChoice", "explain_damage", "format_damage"]
+__all__ = ["DamageChoice", "Explanation", "Step", "explain", "explain_damage", "format_damage", "format_explanation"]
 
-KINDS = ("name", "mana_value", "type", "subtype", "supertype", "color", "ability", "controller",
-         "power_base", "toughness_base", "loyalty_base")
+KINDS = (
+    "name",
+    "mana_value",
+    "type",
+    "subtype",
+    "supertype",
+    "color",
+    "ability",
+    "controller",
+    "power_base",
+    "toughness_base",
+    "loyalty_base",
+)
 
 
 @dataclass(frozen=True)
@@ -58,10 +70,8 @@ def _state_key(sym: clingo.Symbol) -> tuple[int, int]:
     return layer.number, index.number if index.type == clingo.SymbolType.Number else -1
 
 
-def explain(game: "object", object_id: str) -> Explanation:
+def explain(game: Board, object_id: str) -> Explanation:
     """The explanation of one permanent's characteristics in a game's position."""
-    from bridge.game import Game
-    assert isinstance(game, Game)
     game._require_permanent(object_id)
     facts = game.position.facts + f'\nexplained("{object_id}").'
     # the path through layers 1-6 is read from their states, which exist with no effect too
@@ -121,53 +131,87 @@ def explain(game: "object", object_id: str) -> Explanation:
         old, new = values[before], values[after]
         removed = {k: tuple(sorted(old.get(k, set()) - new.get(k, set()))) for k in KINDS}
         added = {k: tuple(sorted(new.get(k, set()) - old.get(k, set()))) for k in KINDS}
-        steps.append(Step(layer=str(after[0]), effect=name(effect), timestamp=times.get(effect),
-                          removed={k: v for k, v in removed.items() if v}, added={k: v for k, v in added.items() if v},
-                          waited_for=tuple(name(w) for w in waits.get(effect, [])),
-                          awaited_by=tuple(f"{name(w)} (timestamp {times.get(w)})" for w in awaited.get(effect, []))))
-    sublayer = {"set_pt": "7b", "set_pt_to_mana_value": "7b", "modify_pt": "7c", "modify_pt_each": "7c",
-                "switch_pt": "7e"}
+        steps.append(
+            Step(
+                layer=str(after[0]),
+                effect=name(effect),
+                timestamp=times.get(effect),
+                removed={k: v for k, v in removed.items() if v},
+                added={k: v for k, v in added.items() if v},
+                waited_for=tuple(name(w) for w in waits.get(effect, [])),
+                awaited_by=tuple(f"{name(w)} (timestamp {times.get(w)})" for w in awaited.get(effect, [])),
+            )
+        )
+    sublayer = {
+        "set_pt": "7b",
+        "set_pt_to_mana_value": "7b",
+        "modify_pt": "7c",
+        "modify_pt_each": "7c",
+        "switch_pt": "7e",
+    }
     for effect, parts in sorted(layer7.items(), key=lambda kv: (times.get(kv[0], 0), str(kv[0]))):
         for part in parts:
             words = str(part).replace("_", " ")
             if part.match("modify_pt_each", 2):
                 p, t = (a.number for a in part.arguments)
                 words = f"{p:+d}/{t:+d} for each of {each.get(effect, 0)}"
-            steps.append(Step(layer=sublayer.get(part.name, "7"), effect=name(effect), timestamp=times.get(effect),
-                              added={"power_toughness": (words,)}))
-    steps.sort(key=lambda s: (s.layer if len(s.layer) > 1 else s.layer + " ", ))
-    return Explanation(object_id=object_id, printed=printed, steps=tuple(steps), power_toughness=pts,
-                       final=game.characteristics(object_id))
+            steps.append(
+                Step(
+                    layer=sublayer.get(part.name, "7"),
+                    effect=name(effect),
+                    timestamp=times.get(effect),
+                    added={"power_toughness": (words,)},
+                )
+            )
+    steps.sort(key=lambda s: (s.layer if len(s.layer) > 1 else s.layer + " ",))
+    return Explanation(
+        object_id=object_id,
+        printed=printed,
+        steps=tuple(steps),
+        power_toughness=pts,
+        final=game.characteristics(object_id),
+    )
 
 
-def format_explanation(game: "object", e: Explanation) -> str:
+def format_explanation(game: Board, e: Explanation) -> str:
     """The explanation as lines of text."""
-    from bridge.game import Game
-    assert isinstance(game, Game)
-    labels = {"mana_value": "converted mana cost", "power_base": "power", "toughness_base": "toughness",
-              "loyalty_base": "loyalty", "type": "types", "subtype": "subtypes", "supertype": "supertypes",
-              "color": "colors", "ability": "abilities"}
+    labels = {
+        "mana_value": "converted mana cost",
+        "power_base": "power",
+        "toughness_base": "toughness",
+        "loyalty_base": "loyalty",
+        "type": "types",
+        "subtype": "subtypes",
+        "supertype": "supertypes",
+        "color": "colors",
+        "ability": "abilities",
+    }
     lines = [game.describe(e.object_id)]
     printed = "; ".join(f"{labels.get(k, k)} {', '.join(v) or '-'}" for k, v in e.printed.items())
     lines.append(f"  printed or copied: {printed}")
     for step in e.steps:
         stamp = f" (timestamp {step.timestamp})" if step.timestamp is not None else ""
         changes = [f"{labels.get(k, k)} -{', -'.join(v)}" for k, v in step.removed.items()]
-        changes += [f"{labels.get(k, k)} +{', +'.join(v)}" if k != "power_toughness" else ", ".join(v)
-                    for k, v in step.added.items()]
+        changes += [
+            f"{labels.get(k, k)} +{', +'.join(v)}" if k != "power_toughness" else ", ".join(v)
+            for k, v in step.added.items()
+        ]
         lines.append(f"  layer {step.layer}: {step.effect}{stamp}: {'; '.join(changes) or 'no change'}")
         if step.waited_for:
             lines.append(f"    applied after {', '.join(step.waited_for)}, which it depends on (613.7)")
         if step.awaited_by:
             lines.append(f"    applied before {', '.join(step.awaited_by)}, which depends on it (613.7)")
     if e.power_toughness:
-        lines.append("  power/toughness after " + ", ".join(
-            f"{k} {p}/{t}" for k, (p, t) in sorted(e.power_toughness.items())))
+        lines.append(
+            "  power/toughness after " + ", ".join(f"{k} {p}/{t}" for k, (p, t) in sorted(e.power_toughness.items()))
+        )
     f = e.final
-    lines.append(f"  final: {f.name or '(no name)'}; types {', '.join(f.types) or '-'}; subtypes "
-                 f"{', '.join(f.subtypes) or '-'}; colors {', '.join(f.colors) or '-'}; abilities "
-                 f"{', '.join(f.abilities) or '-'}; controller {f.controller}"
-                 + (f"; {f.power}/{f.toughness}" if f.power is not None else ""))
+    lines.append(
+        f"  final: {f.name or '(no name)'}; types {', '.join(f.types) or '-'}; subtypes "
+        f"{', '.join(f.subtypes) or '-'}; colors {', '.join(f.colors) or '-'}; abilities "
+        f"{', '.join(f.abilities) or '-'}; controller {f.controller}"
+        + (f"; {f.power}/{f.toughness}" if f.power is not None else "")
+    )
     return "\n".join(lines)
 
 
@@ -178,19 +222,22 @@ class DamageChoice:
 
     creature: str
     power: int
-    recipients: tuple[str, ...]           # in damage assignment order; a player or planeswalker last
-    lethal: dict[str, int]                # creature -> damage still lethal to it (510.1c-d)
-    free_division: bool                   # deathtouch or banding (702.2b, 702.19j-k)
-    trample: bool                         # may assign the rest to the player or planeswalker (702.17b)
-    legal: tuple[dict[str, int], ...]     # every legal assignment, the others assigning by default
+    recipients: tuple[str, ...]  # in damage assignment order; a player or planeswalker last
+    lethal: dict[str, int]  # creature -> damage still lethal to it (510.1c-d)
+    free_division: bool  # deathtouch or banding (702.2b, 702.19j-k)
+    trample: bool  # may assign the rest to the player or planeswalker (702.17b)
+    legal: tuple[dict[str, int], ...]  # every legal assignment, the others assigning by default
 
 
-def explain_damage(game: "object") -> list[DamageChoice]:
+def explain_damage(game: Board) -> list[DamageChoice]:
     """Each creature that assigns combat damage in this step, and its legal assignments."""
-    from bridge.game import DAMAGE, DECLARED, Game
-    assert isinstance(game, Game)
-    model = Session(game.modules(*DAMAGE, "combat/damage_explain"), game.position.facts,
-                    [("damage_assignment", (DECLARED,))]).solve().model
+    model = (
+        Session(
+            game.modules(*DAMAGE, "combat/damage_explain"), game.position.facts, [("damage_assignment", (DECLARED,))]
+        )
+        .solve()
+        .model
+    )
     power: dict[str, int] = {}
     order: dict[str, list[tuple[int, str]]] = {}
     lethal: dict[str, int] = {}
@@ -211,17 +258,22 @@ def explain_damage(game: "object") -> list[DamageChoice]:
     choices = []
     for creature in sorted(power):
         recipients = tuple(x for _, x in sorted(order.get(creature, [])))
-        choices.append(DamageChoice(
-            creature=creature, power=power[creature], recipients=recipients,
-            lethal={x: lethal[x] for x in recipients if x in lethal}, free_division=creature in free,
-            trample=creature in trample, legal=tuple(game.legal_damage_assignments(creature))))
+        choices.append(
+            DamageChoice(
+                creature=creature,
+                power=power[creature],
+                recipients=recipients,
+                lethal={x: lethal[x] for x in recipients if x in lethal},
+                free_division=creature in free,
+                trample=creature in trample,
+                legal=tuple(game.legal_damage_assignments(creature)),
+            )
+        )
     return choices
 
 
-def format_damage(game: "object", choices: list[DamageChoice], limit: int = 12) -> str:
+def format_damage(game: Board, choices: list[DamageChoice], limit: int = 12) -> str:
     """The damage choices as lines of text."""
-    from bridge.game import Game
-    assert isinstance(game, Game)
     d = game.describe
     if not choices:
         return "no creature assigns combat damage in this step"
@@ -233,8 +285,9 @@ def format_damage(game: "object", choices: list[DamageChoice], limit: int = 12) 
             how.append("divides freely (702.2b, 702.19j-k)")
         if c.trample:
             how.append("tramples over once each blocker has lethal damage (702.17b)")
-        lines.append(f"{d(c.creature)} assigns {c.power} to: {order or 'nothing'}"
-                     + (f"; {'; '.join(how)}" if how else ""))
+        lines.append(
+            f"{d(c.creature)} assigns {c.power} to: {order or 'nothing'}" + (f"; {'; '.join(how)}" if how else "")
+        )
         lines.append(f"  {len(c.legal)} legal assignment(s) (510.1):")
         ranked = sorted(c.legal, key=lambda a: [-a.get(x, 0) for x in c.recipients])
         for assignment in ranked[:limit]:

@@ -22,12 +22,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bridge.errors import InputError, UnknownCardError, quote, shorten
-from bridge.limits import MAX_INTEGER, MAX_NAME
-from bridge.paths import cards_dir
-from bridge.reading import read_yaml, validation_error
+from bridge.model.errors import InputError, UnknownCardError, quote, shorten
+from bridge.model.limits import MAX_INTEGER, MAX_NAME
+from bridge.model.paths import cards_dir
+from bridge.model.reading import read_yaml, validation_error
 
-__all__ = ["Card", "CardPool", "Quality", "StaticAbility", "EffectSpec", "slug", "COLORS"]
+__all__ = ["COLORS", "Card", "CardPool", "EffectSpec", "Quality", "StaticAbility", "slug"]
 
 COLORS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery", "tribal")
@@ -35,33 +35,96 @@ SUPERTYPES = ("basic", "legendary", "snow", "world")
 BASIC_LAND_MANA = {"plains": "w", "island": "u", "swamp": "b", "mountain": "r", "forest": "g"}
 
 # Keywords and rules markers without a parameter (CR 702 and the combat rules of 508-509).
-SIMPLE_ABILITIES = frozenset({
-    "flying", "reach", "fear", "intimidate", "shadow", "horsemanship", "defender", "haste",
-    "vigilance", "first_strike", "double_strike", "deathtouch", "lifelink", "trample", "banding",
-    "flash", "shroud", "wither",
-    "unblockable", "cant_attack", "cant_block", "cant_attack_alone", "cant_block_alone",
-    "attacks_each_combat", "blocks_each_combat", "must_be_blocked", "must_be_blocked_by_all",
-    "can_block_any_number",
-    "enters_as_copy", "enters_as_copy_except_color", "changeling", "cant_be_regenerated", "phasing",
-    "indestructible", "exalted", "enters_tapped", "replaces_losing", "flanking", "provoke", "cant_be_countered",
-    # replacement effects (CR 614, 615; cards/README.md)
-    "exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "shuffle_into_library_instead_of_graveyard",
-    "exile_permanents_instead_of_graveyard", "damage_to_you_redirected_to_enchanted", "cant_lose_game",
-    "prevent_one_to_you_from_opponents", "doesnt_untap", "cant_activate", "reveal_first_draw",
-    "draws_return_from_graveyard", "life_gain_draws_instead", "damage_to_you_exiles_graveyard",
-    "double_damage", "your_creatures_double_damage", "permanents_enter_tapped", "skip_draw_step",
-})
+SIMPLE_ABILITIES = frozenset(
+    {
+        "flying",
+        "reach",
+        "fear",
+        "intimidate",
+        "shadow",
+        "horsemanship",
+        "defender",
+        "haste",
+        "vigilance",
+        "first_strike",
+        "double_strike",
+        "deathtouch",
+        "lifelink",
+        "trample",
+        "banding",
+        "flash",
+        "shroud",
+        "wither",
+        "unblockable",
+        "cant_attack",
+        "cant_block",
+        "cant_attack_alone",
+        "cant_block_alone",
+        "attacks_each_combat",
+        "blocks_each_combat",
+        "must_be_blocked",
+        "must_be_blocked_by_all",
+        "can_block_any_number",
+        "enters_as_copy",
+        "enters_as_copy_except_color",
+        "changeling",
+        "cant_be_regenerated",
+        "phasing",
+        "indestructible",
+        "exalted",
+        "enters_tapped",
+        "replaces_losing",
+        "flanking",
+        "provoke",
+        "cant_be_countered",
+        # replacement effects (CR 614, 615; cards/README.md)
+        "exile_opponents_graveyard_cards",
+        "exile_your_graveyard_cards",
+        "shuffle_into_library_instead_of_graveyard",
+        "exile_permanents_instead_of_graveyard",
+        "damage_to_you_redirected_to_enchanted",
+        "cant_lose_game",
+        "prevent_one_to_you_from_opponents",
+        "doesnt_untap",
+        "cant_activate",
+        "reveal_first_draw",
+        "draws_return_from_graveyard",
+        "life_gain_draws_instead",
+        "damage_to_you_exiles_graveyard",
+        "double_damage",
+        "your_creatures_double_damage",
+        "permanents_enter_tapped",
+        "skip_draw_step",
+    }
+)
 # Abilities with a quality parameter.
-QUALITY_ABILITIES = frozenset({
-    "landwalk", "protection", "bands_with_other", "cant_be_blocked_by", "can_block_only",
-    "cant_attack_unless_defender_controls", "enchant", "reduces_cost_of", "prevent_one_to_your",
-    "enters_tapped_unless_you_control",
-})
+QUALITY_ABILITIES = frozenset(
+    {
+        "landwalk",
+        "protection",
+        "bands_with_other",
+        "cant_be_blocked_by",
+        "can_block_only",
+        "cant_attack_unless_defender_controls",
+        "enchant",
+        "reduces_cost_of",
+        "prevent_one_to_your",
+        "enters_tapped_unless_you_control",
+    }
+)
 # Abilities with a number parameter.
-NUMBER_ABILITIES = frozenset({
-    "can_block_additional", "cant_be_blocked_except_by", "cant_be_blocked_by_more_than",
-    "max_attackers", "max_blockers", "attack_tax", "bushido", "rampage",
-})
+NUMBER_ABILITIES = frozenset(
+    {
+        "can_block_additional",
+        "cant_be_blocked_except_by",
+        "cant_be_blocked_by_more_than",
+        "max_attackers",
+        "max_blockers",
+        "attack_tax",
+        "bushido",
+        "rampage",
+    }
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -94,8 +157,9 @@ class Quality(_Strict):
     subtype: str | None = None
     supertype: str | None = None
     not_supertype: str | None = None
-    not_type: str | list[str] | None = Field(None, description='a card type it lacks, or a list of them '
-                                             '("noncreature, nonland")')
+    not_type: str | list[str] | None = Field(
+        None, description='a card type it lacks, or a list of them ("noncreature, nonland")'
+    )
     not_subtype: str | None = None
     not_color: str | None = None
     ability: str | None = None
@@ -105,9 +169,12 @@ class Quality(_Strict):
     multicolored: bool | None = None
     colorless: bool | None = None
     player: bool | None = Field(None, description="a player (Enchant player, CR 702.5a)")
-    either: list["Quality"] | None = Field(None, min_length=2, max_length=2,
-                                           description='one of two qualities ("instant or sorcery", "artifact or '
-                                                       'enchantment")')
+    either: list[Quality] | None = Field(
+        None,
+        min_length=2,
+        max_length=2,
+        description='one of two qualities ("instant or sorcery", "artifact or enchantment")',
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -127,11 +194,13 @@ class Quality(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _not_empty(self) -> "Quality":
+    def _not_empty(self) -> Quality:
         if not self.model_dump(exclude_none=True):
-            raise ValueError("a quality needs at least one of color, type, subtype, supertype, not_supertype, "
-                             "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless, "
-                             "player, either")
+            raise ValueError(
+                "a quality needs at least one of color, type, subtype, supertype, not_supertype, "
+                "not_type, not_subtype, not_color, ability, name, everything, multicolored, colorless, "
+                "player, either"
+            )
         if self.color is not None and _const(self.color) not in (*COLORS.values(), "chosen"):
             raise ValueError(f"unknown color {self.color!r}")
         if self.type is not None and _const(self.type) not in CARD_TYPES:
@@ -141,10 +210,20 @@ class Quality(_Strict):
     def parts(self) -> list[str]:
         """The ASP terms of each part."""
         terms = []
-        for key in ("color", "type", "subtype", "supertype", "not_supertype", "not_type", "not_subtype",
-                    "not_color", "ability", "not_ability"):
+        for key in (
+            "color",
+            "type",
+            "subtype",
+            "supertype",
+            "not_supertype",
+            "not_type",
+            "not_subtype",
+            "not_color",
+            "ability",
+            "not_ability",
+        ):
             value = getattr(self, key)
-            for one in ([value] if isinstance(value, str) else value or []):
+            for one in [value] if isinstance(value, str) else value or []:
                 terms.append(f"{key}({_const(one)})")
         if self.name is not None:
             terms.append(f"name({_asp_string(self.name)})")
@@ -183,7 +262,7 @@ class Ability(_Strict):
     quality: Quality | None = None
     number: int | None = None
     mana: str | None = None
-    count: "Affects | None" = None
+    count: Affects | None = None
     counter: str | None = Field(None, description="max_counters, enters_with_counters: the kind of counter")
     x: bool = Field(False, description="enters_with_counters: X counters (the X paid as it was cast; 0 otherwise)")
 
@@ -193,7 +272,7 @@ class Ability(_Strict):
         if isinstance(value, str):
             return {"keyword": _const(value)}
         if isinstance(value, dict) and len(value) == 1 and "keyword" not in value:
-            (key, param), = value.items()
+            ((key, param),) = value.items()
             key = _const(key)
             if key in QUALITY_ABILITIES:
                 return {"keyword": key, "quality": param}
@@ -209,14 +288,15 @@ class Ability(_Strict):
                 return {"keyword": key, **param}
             if key == "enters_with_counters":
                 if not isinstance(param, dict) or set(param) not in ({"counter", "number"}, {"counter", "x"}):
-                    raise ValueError("enters_with_counters needs {counter: <kind>, number: <N>} or {counter: <kind>, "
-                                     "x: true}")
+                    raise ValueError(
+                        "enters_with_counters needs {counter: <kind>, number: <N>} or {counter: <kind>, x: true}"
+                    )
                 return {"keyword": key, **param}
             raise ValueError(f"unknown ability {key!r}")
         return value
 
     @model_validator(mode="after")
-    def _check(self) -> "Ability":
+    def _check(self) -> Ability:
         k = self.keyword
         if k in ("cda_pt", "cda_power"):
             if self.count is None:
@@ -295,7 +375,7 @@ class TextChange(_Strict):
     to: str
 
     @model_validator(mode="after")
-    def _words(self) -> "TextChange":
+    def _words(self) -> TextChange:
         words = set(COLORS.values()) | set(BASIC_LAND_MANA)
         for word in (self.from_, self.to):
             if _const(word) not in words:
@@ -306,8 +386,9 @@ class TextChange(_Strict):
         return self
 
 
-_TYPE_LIST = list[Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery",
-                          "tribal"]]
+_TYPE_LIST = list[
+    Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery", "tribal"]
+]
 _COLOR_LIST = list[Literal["white", "blue", "black", "red", "green", "chosen"]]
 
 
@@ -322,34 +403,46 @@ class _EffectParts(_Strict):
     add_types: _TYPE_LIST = Field(default_factory=list, description="card types added (layer 4)")
     remove_types: _TYPE_LIST = Field(default_factory=list, description="card types removed (layer 4)")
     add_subtypes: list[str] = Field(default_factory=list, description="subtypes added (layer 4)")
-    set_creature_types: list[str] | None = Field(None, description="creature types replaced by these (layer 4); "
-                                                                   "`chosen`: the type chosen as the permanent entered")
-    set_land_types: list[str] | None = Field(None, description="land types replaced by these; rules-text "
-                                                               "abilities lost (layer 4, CR 305.7)")
+    set_creature_types: list[str] | None = Field(
+        None,
+        description="creature types replaced by these (layer 4); `chosen`: the type chosen as the permanent entered",
+    )
+    set_land_types: list[str] | None = Field(
+        None, description="land types replaced by these; rules-text abilities lost (layer 4, CR 305.7)"
+    )
     add_supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
     remove_supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
     # layer 5 (CR 613.1e)
-    set_colors: _COLOR_LIST | None = Field(None, description="colors replaced by these; [] is colorless; `chosen`: "
-                                                             "the color chosen as the permanent entered (layer 5)")
+    set_colors: _COLOR_LIST | None = Field(
+        None,
+        description="colors replaced by these; [] is colorless; `chosen`: "
+        "the color chosen as the permanent entered (layer 5)",
+    )
     add_colors: _COLOR_LIST = Field(default_factory=list, description="colors added (layer 5)")
     # layer 6 (CR 613.1f)
     grant: list[Ability] = Field(default_factory=list, description="abilities the objects gain (layer 6)")
-    impose: list[Ability] = Field(default_factory=list,
-                                  description="rules that apply to the objects without being abilities (Lure)")
+    impose: list[Ability] = Field(
+        default_factory=list, description="rules that apply to the objects without being abilities (Lure)"
+    )
     remove: list[Ability] = Field(default_factory=list, description="abilities the objects lose (layer 6)")
     remove_all: bool = Field(False, description="the objects lose all abilities (layer 6)")
     # layer 7 (CR 613.3)
     set_pt: tuple[int, int] | None = Field(None, description="power and toughness become N/M (layer 7b)")
-    set_pt_to_mana_value: bool = Field(False, description="power and toughness each become the object's "
-                                                          "converted mana cost (layer 7b)")
+    set_pt_to_mana_value: bool = Field(
+        False, description="power and toughness each become the object's converted mana cost (layer 7b)"
+    )
     modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
-    for_each: "Affects | None" = Field(None, description="modify_pt for each permanent matching this (\"+1/+1 for "
-                                       "each Plains you control\"; `you`: the effect's controller; `other`: not the "
-                                       "affected object); static abilities only")
+    for_each: Affects | None = Field(
+        None,
+        description='modify_pt for each permanent matching this ("+1/+1 for '
+        "each Plains you control\"; `you`: the effect's controller; `other`: not the "
+        "affected object); static abilities only",
+    )
     switch_pt: bool = Field(False, description="power and toughness switched (layer 7e)")
     # rules effects on players (CR 613.10, 402.2)
     set_max_hand_size: int | Literal["none"] | None = Field(
-        None, description='the players\' maximum hand size becomes N ("none": no maximum)')
+        None, description='the players\' maximum hand size becomes N ("none": no maximum)'
+    )
     modify_max_hand_size: int | None = Field(None, description="the players' maximum hand size changes by N")
 
     def effect_facts(self, key: str) -> list[str]:
@@ -430,12 +523,29 @@ class EffectSpec(_EffectParts):
 # ---------------------------------------------------------------------- spells and abilities
 TARGET_KINDS = ("permanent", "player", "creature_or_player", "spell")
 # who or what a step of a resolving spell or ability acts on (CR 608.2c)
-REFERENCES = ("target", "target2", "target3", "you", "each_creature", "each_permanent", "each_player", "each_opponent",
-              "each_other_creature", "self", "controller_of_target", "each_creature_that_attacked",
-              "each_creature_you_control", "that_creature", "controller_of_that",
-              "controller_of_enchanted", "each_other_creature_sharing_a_color",
-              "active_player", "that_player", "each_attacking_creature",
-              "each_creature_target_controls")
+REFERENCES = (
+    "target",
+    "target2",
+    "target3",
+    "you",
+    "each_creature",
+    "each_permanent",
+    "each_player",
+    "each_opponent",
+    "each_other_creature",
+    "self",
+    "controller_of_target",
+    "each_creature_that_attacked",
+    "each_creature_you_control",
+    "that_creature",
+    "controller_of_that",
+    "controller_of_enchanted",
+    "each_other_creature_sharing_a_color",
+    "active_player",
+    "that_player",
+    "each_attacking_creature",
+    "each_creature_target_controls",
+)
 
 
 class TargetSpec(_Strict):
@@ -451,8 +561,11 @@ class TargetSpec(_Strict):
     attacking_or_blocking: bool | None = Field(None, description='"target attacking or blocking creature"')
     tapped: bool | None = Field(None, description='"target tapped creature"')
     up_to: bool = Field(False, description='"up to N targets": this target may be left out (only the last ones)')
-    same_word: bool = Field(False, description='shares the word "target" with the previous target ("two target '
-                                               'lands"): a different object or player (CR 601.2c, 113.3)')
+    same_word: bool = Field(
+        False,
+        description='shares the word "target" with the previous target ("two target '
+        'lands"): a different object or player (CR 601.2c, 113.3)',
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -464,8 +577,23 @@ class TargetSpec(_Strict):
             if word == "opponent":
                 return {"kind": "player", "controller": "opponent"}
             return {"kind": "permanent", "quality": word}
-        if isinstance(value, dict) and "quality" not in value and (set(value) - {
-                "kind", "controller", "attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word"}):
+        if (
+            isinstance(value, dict)
+            and "quality" not in value
+            and (
+                set(value)
+                - {
+                    "kind",
+                    "controller",
+                    "attacking",
+                    "blocking",
+                    "attacking_or_blocking",
+                    "tapped",
+                    "up_to",
+                    "same_word",
+                }
+            )
+        ):
             flags = ("controller", "attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word")
             rest = {k: v for k, v in value.items() if k not in (*flags, "spell", "kind")}
             out = {k: v for k, v in value.items() if k in flags}
@@ -491,8 +619,12 @@ class TargetSpec(_Strict):
 # The steps whose verb takes a quality, with the reference that follows it (the field and its
 # default), or None.
 QUALITY_STEPS: dict[str, tuple[str, str] | None] = {
-    "sacrifice_one": ("who", "you"), "discard_chosen": ("who", "target"), "prevent_next_from": ("to", "you"),
-    "reveal_top": None, "put_from_hand": None}
+    "sacrifice_one": ("who", "you"),
+    "discard_chosen": ("who", "target"),
+    "prevent_next_from": ("to", "you"),
+    "reveal_top": None,
+    "put_from_hand": None,
+}
 
 DELAYED_EVENTS = ("leaves_battlefield", "becomes_untapped", "leaves_battlefield_or_becomes_untapped")
 
@@ -505,10 +637,15 @@ class DelayedTrigger(_Strict):
     object leaves the battlefield or becomes untapped (``at`` one of those events, ``watch``
     the object: the source of the ability that created it, or that creature)."""
 
-    at: Literal["end_of_combat", "next_end_step", "leaves_battlefield", "becomes_untapped",
-                "leaves_battlefield_or_becomes_untapped"]
+    at: Literal[
+        "end_of_combat",
+        "next_end_step",
+        "leaves_battlefield",
+        "becomes_untapped",
+        "leaves_battlefield_or_becomes_untapped",
+    ]
     watch: Literal["source", "that_creature"] = "source"
-    resolve: list["ResolveStep"] = Field(min_length=1)
+    resolve: list[ResolveStep] = Field(min_length=1)
 
 
 class ResolveStep(_Strict):
@@ -528,97 +665,186 @@ class ResolveStep(_Strict):
     sacrifice: str | None = None
     draw: int | Literal["x", "count"] | None = None
     discard: int | None = None
-    discard_chosen: Quality | None = Field(None, description="the player (`who`) reveals his or her hand and "
-                                           "discards a card with this quality that the spell's controller "
-                                           "chooses (the bridge's default: the smallest id)")
-    discard_at_random: int | Literal["x"] | None = Field(None, description="the player (`who`) discards N cards at "
-                                                         "random (a fixed pseudo-random choice drawn from the "
-                                                         "position, so logs replay)")
+    discard_chosen: Quality | None = Field(
+        None,
+        description="the player (`who`) reveals his or her hand and "
+        "discards a card with this quality that the spell's controller "
+        "chooses (the bridge's default: the smallest id)",
+    )
+    discard_at_random: int | Literal["x"] | None = Field(
+        None,
+        description="the player (`who`) discards N cards at "
+        "random (a fixed pseudo-random choice drawn from the "
+        "position, so logs replay)",
+    )
     gain_life: int | Literal["x", "count"] | None = None
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
-    reveal_top: Quality | None = Field(None, description="the controller reveals the top card of his or her library: "
-                                       "with this quality it is put onto the battlefield, otherwise it may be put "
-                                       "on the bottom of the library (declined with choose_order: declines)")
+    reveal_top: Quality | None = Field(
+        None,
+        description="the controller reveals the top card of his or her library: "
+        "with this quality it is put onto the battlefield, otherwise it may be put "
+        "on the bottom of the library (declined with choose_order: declines)",
+    )
     cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
-    put_from_hand: Quality | None = Field(None, description="the controller puts a card with this quality from "
-                                          "his or her hand onto the battlefield (his or her choice; the bridge's "
-                                          "default: the one with the smallest id)")
+    put_from_hand: Quality | None = Field(
+        None,
+        description="the controller puts a card with this quality from "
+        "his or her hand onto the battlefield (his or her choice; the bridge's "
+        "default: the one with the smallest id)",
+    )
     attach: str | None = Field(None, description="the source (an Equipment) becomes attached to it (CR 701.3)")
-    mill: int | Literal["half"] | None = Field(None, description="the player (`who`) puts the top N cards of his "
-                                               "or her library into his or her graveyard (`half`: half the library, "
-                                               "rounded down)")
-    prevent_next_from: Quality | None = Field(None, description="the next time a source with this quality of the "
-                                              "controller's choice would deal damage to `to` this turn, that "
-                                              "damage is prevented (CR 615.8); the choice is stated with "
-                                              "choose_order: sources, else the bridge's default: the topmost such "
-                                              "object on the stack, else the such permanent with the smallest id")
+    mill: int | Literal["half"] | None = Field(
+        None,
+        description="the player (`who`) puts the top N cards of his "
+        "or her library into his or her graveyard (`half`: half the library, "
+        "rounded down)",
+    )
+    prevent_next_from: Quality | None = Field(
+        None,
+        description="the next time a source with this quality of the "
+        "controller's choice would deal damage to `to` this turn, that "
+        "damage is prevented (CR 615.8); the choice is stated with "
+        "choose_order: sources, else the bridge's default: the topmost such "
+        "object on the stack, else the such permanent with the smallest id",
+    )
     put_counters: dict[str, int] | None = None
-    create_tokens: dict[str, Any] | None = Field(None, description="{card: <token card name>, count: N, "
-                                                                   "blocking: target} (CR 110.5, 509.7)")
+    create_tokens: dict[str, Any] | None = Field(
+        None, description="{card: <token card name>, count: N, blocking: target} (CR 110.5, 509.7)"
+    )
     effect: str | None = Field(None, description="the card's continuous `effect` applies to these objects")
     extra_turn: str | None = Field(None, description="this player takes an extra turn after this one (CR 500.7)")
     lose_game: str | None = Field(None, description="this player loses the game (CR 104.3e)")
-    return_to_battlefield: str | None = Field(None, description="a card in a graveyard (a `card_in_graveyard` "
-                                              "target) is put onto the battlefield under its owner's control")
-    under: Literal["owner", "you"] = Field("owner", description="return_to_battlefield: under its owner's "
-                                                               "control, or under the control of the spell's or "
-                                                               "ability's controller (\"under your control\")")
+    return_to_battlefield: str | None = Field(
+        None,
+        description="a card in a graveyard (a `card_in_graveyard` "
+        "target) is put onto the battlefield under its owner's control",
+    )
+    under: Literal["owner", "you"] = Field(
+        "owner",
+        description="return_to_battlefield: under its owner's "
+        "control, or under the control of the spell's or "
+        'ability\'s controller ("under your control")',
+    )
     return_card_to_hand: str | None = Field(None, description="a card in a graveyard is returned to its owner's hand")
     win_game: str | None = Field(None, description="this player wins the game: each opponent loses (CR 104.2a)")
-    skip_turns: int | None = Field(None, ge=1, description="the player (`who`) skips his or her next N turns "
-                                                          "(CR 614.10)")
-    search: Quality | None = Field(None, description="search the library for a card with this quality (CR 701.18), "
-                                                     "then shuffle")
+    skip_turns: int | None = Field(
+        None, ge=1, description="the player (`who`) skips his or her next N turns (CR 614.10)"
+    )
+    search: Quality | None = Field(
+        None, description="search the library for a card with this quality (CR 701.18), then shuffle"
+    )
     put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
     shuffle: str | None = Field(None, description="this player shuffles his or her library (CR 701.19)")
     copy_spell: str | None = Field(None, description="copy this spell; the copy keeps its targets (CR 706.10)")
-    exile_same_name: str | None = Field(None, description="exile it, and search its controller's graveyard, hand "
-                                                          "and library for cards with its name and exile them "
-                                                          "(Splinter; hidden zones: all are found by default)")
-    sacrifice_one: Quality | None = Field(None, description="the player (`who`) sacrifices a permanent with this "
-                                                            "quality of his or her choice (CR 701.17)")
-    additional_combat: bool | None = Field(None, description="an additional combat phase and main phase after "
-                                                             "this main phase (CR 500.8)")
-    prevent_all_damage_to: str | None = Field(None, description="prevent all damage that would be dealt this turn "
-                                              "to this player and creatures he or she controls")
-    prevent_all_combat_damage: bool | None = Field(None, description="prevent all combat damage that would be "
-                                                                     "dealt this turn (CR 615)")
+    exile_same_name: str | None = Field(
+        None,
+        description="exile it, and search its controller's graveyard, hand "
+        "and library for cards with its name and exile them "
+        "(Splinter; hidden zones: all are found by default)",
+    )
+    sacrifice_one: Quality | None = Field(
+        None, description="the player (`who`) sacrifices a permanent with this quality of his or her choice (CR 701.17)"
+    )
+    additional_combat: bool | None = Field(
+        None, description="an additional combat phase and main phase after this main phase (CR 500.8)"
+    )
+    prevent_all_damage_to: str | None = Field(
+        None,
+        description="prevent all damage that would be dealt this turn to this player and creatures he or she controls",
+    )
+    prevent_all_combat_damage: bool | None = Field(
+        None, description="prevent all combat damage that would be dealt this turn (CR 615)"
+    )
     delayed: DelayedTrigger | None = Field(None, description="create a delayed triggered ability (CR 603.7)")
-    to: str | None = Field(None, description="deal_damage, prevent_next: to whom; put_counters: on what (a "
-                                             "reference)")
+    to: str | None = Field(None, description="deal_damage, prevent_next: to whom; put_counters: on what (a reference)")
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
-    unless_kicked: bool = Field(False, description="only if the spell wasn't kicked: with an `if_kicked` step, "
-                                                   "\"if kicked, ... instead\" (a self-replacement effect, CR 614.14)")
-    may: bool = Field(False, description='"you may": its controller chooses as it resolves (CR 603.5, 608.2d); '
-                                         'done unless the player declined it (choose_order: declines)')
-    count: "Affects | None" = Field(None, description='an amount `count` (or a create_tokens count): the number '
-                                    'of permanents matching this as the step happens ("for each Forest you '
-                                    'control", "equal to the number of Mountains you control")')
+    unless_kicked: bool = Field(
+        False,
+        description="only if the spell wasn't kicked: with an `if_kicked` step, "
+        '"if kicked, ... instead" (a self-replacement effect, CR 614.14)',
+    )
+    may: bool = Field(
+        False,
+        description='"you may": its controller chooses as it resolves (CR 603.5, 608.2d); '
+        "done unless the player declined it (choose_order: declines)",
+    )
+    count: Affects | None = Field(
+        None,
+        description="an amount `count` (or a create_tokens count): the number "
+        'of permanents matching this as the step happens ("for each Forest you '
+        'control", "equal to the number of Mountains you control")',
+    )
     where: Quality | None = Field(None, description='only those of "each" with this quality ("each black creature")')
-    whose: Literal["you", "opponent"] | None = Field(None, description='only those of "each" controlled by you or '
-                                                                      'an opponent (players: themselves)')
+    whose: Literal["you", "opponent"] | None = Field(
+        None, description='only those of "each" controlled by you or an opponent (players: themselves)'
+    )
 
-    _VERBS = ("deal_damage", "destroy", "exile", "return_to_hand", "put_on_top", "put_on_bottom", "tap", "untap",
-              "freeze",
-              "counter", "regenerate", "sacrifice", "draw", "discard", "gain_life", "lose_life", "prevent_next",
-              "put_counters", "create_tokens", "effect", "extra_turn", "additional_combat", "search", "shuffle",
-              "copy_spell", "sacrifice_one", "exile_same_name", "prevent_all_combat_damage", "delayed", "lose_game",
-              "win_game", "return_to_battlefield", "return_card_to_hand", "skip_turns", "prevent_all_damage_to",
-              "discard_at_random", "discard_chosen", "prevent_next_from", "mill", "attach",
-              "put_from_hand", "cant_cast_spells", "reveal_top")
+    _VERBS = (
+        "deal_damage",
+        "destroy",
+        "exile",
+        "return_to_hand",
+        "put_on_top",
+        "put_on_bottom",
+        "tap",
+        "untap",
+        "freeze",
+        "counter",
+        "regenerate",
+        "sacrifice",
+        "draw",
+        "discard",
+        "gain_life",
+        "lose_life",
+        "prevent_next",
+        "put_counters",
+        "create_tokens",
+        "effect",
+        "extra_turn",
+        "additional_combat",
+        "search",
+        "shuffle",
+        "copy_spell",
+        "sacrifice_one",
+        "exile_same_name",
+        "prevent_all_combat_damage",
+        "delayed",
+        "lose_game",
+        "win_game",
+        "return_to_battlefield",
+        "return_card_to_hand",
+        "skip_turns",
+        "prevent_all_damage_to",
+        "discard_at_random",
+        "discard_chosen",
+        "prevent_next_from",
+        "mill",
+        "attach",
+        "put_from_hand",
+        "cant_cast_spells",
+        "reveal_top",
+    )
 
     @model_validator(mode="after")
-    def _one_verb(self) -> "ResolveStep":
+    def _one_verb(self) -> ResolveStep:
         verbs = [v for v in self._VERBS if getattr(self, v) is not None]
         if len(verbs) != 1:
-            raise ValueError(f"a step does exactly one thing ({', '.join(self._VERBS)}); this one has {verbs or 'none'}")
-        for ref in (self.to, self.who, *(getattr(self, v) for v in self._VERBS
-                                                  if isinstance(getattr(self, v), str) and v not in
-                                                  ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next",
-                                                   "mill"))):
+            raise ValueError(
+                f"a step does exactly one thing ({', '.join(self._VERBS)}); this one has {verbs or 'none'}"
+            )
+        for ref in (
+            self.to,
+            self.who,
+            *(
+                getattr(self, v)
+                for v in self._VERBS
+                if isinstance(getattr(self, v), str)
+                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill")
+            ),
+        ):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
@@ -681,12 +907,16 @@ class ResolveStep(_Strict):
         if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
-            return [f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.to or 'target'}))."
-                    for k, n in sorted(value.items())]
+            return [
+                f"step_does({key}, {index}, put_counters({_asp_string(k)}, {n}, {self.to or 'target'}))."
+                for k, n in sorted(value.items())
+            ]
         if verb == "create_tokens":
             n = "count" if self.count is not None else int(value.get("count", 1))
-            out = [f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
-                   f"{n}, {self.who or 'you'}))."]
+            out = [
+                f"step_does({key}, {index}, create_tokens({_asp_string(slug(value['card']))}, "
+                f"{n}, {self.who or 'you'}))."
+            ]
             if value.get("blocking"):
                 out.append(f"step_tokens_block({key}, {index}, {value['blocking']}).")
             return out
@@ -695,14 +925,36 @@ class ResolveStep(_Strict):
         return [f"step_does({key}, {index}, {verb}({value}))."]
 
 
-TRIGGER_EVENTS = ("enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
-                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
-                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
-                  "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
-                  "deals_damage_to_an_opponent", "you_reveal_this_way",
-                  "an_opponent_discards")
+TRIGGER_EVENTS = (
+    "enters_battlefield",
+    "dies",
+    "leaves_battlefield",
+    "attacks",
+    "blocks",
+    "becomes_blocked",
+    "deals_combat_damage_to_player",
+    "you_gain_life",
+    "landfall",
+    "you_cast",
+    "blocks_a_creature",
+    "beginning_of_upkeep",
+    "beginning_of_draw_step",
+    "beginning_of_end_step",
+    "put_into_graveyard_from_battlefield",
+    "becomes_tapped",
+    "state",
+    "another_enters_battlefield",
+    "is_dealt_damage",
+    "deals_damage",
+    "a_player_casts",
+    "an_opponent_casts",
+    "an_opponent_draws",
+    "becomes_blocked_by_a_creature",
+    "becomes_the_target",
+    "deals_damage_to_an_opponent",
+    "you_reveal_this_way",
+    "an_opponent_discards",
+)
 
 
 class Condition(_Strict):
@@ -715,11 +967,13 @@ class Condition(_Strict):
     untapped: bool | None = Field(None, description="the source is untapped")
 
     @model_validator(mode="after")
-    def _one(self) -> "Condition":
+    def _one(self) -> Condition:
         given = [k for k, v in self.model_dump().items() if v is not None]
         if len(given) != 1:
-            raise ValueError(f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures, "
-                             f"untapped); this one has {given or 'none'}")
+            raise ValueError(
+                f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures, "
+                f"untapped); this one has {given or 'none'}"
+            )
         return self
 
     def term(self) -> str:
@@ -734,34 +988,70 @@ class TriggeredAbility(_Strict):
     """A triggered ability (CR 603): its trigger event on the object itself or a step of its
     controller's turn (``each: true`` for every player's), its targets and what it does."""
 
-    when: Literal["enters_battlefield", "dies", "leaves_battlefield", "attacks", "blocks", "becomes_blocked",
-                  "deals_combat_damage_to_player", "you_gain_life", "landfall", "you_cast",
-                  "blocks_a_creature", "beginning_of_upkeep", "beginning_of_draw_step", "beginning_of_end_step",
-                  "put_into_graveyard_from_battlefield", "becomes_tapped", "state", "another_enters_battlefield",
-                  "is_dealt_damage", "deals_damage", "a_player_casts", "an_opponent_casts",
-                  "an_opponent_draws", "becomes_blocked_by_a_creature", "becomes_the_target",
-                  "deals_damage_to_an_opponent", "you_reveal_this_way",
-                  "an_opponent_discards"]
+    when: Literal[
+        "enters_battlefield",
+        "dies",
+        "leaves_battlefield",
+        "attacks",
+        "blocks",
+        "becomes_blocked",
+        "deals_combat_damage_to_player",
+        "you_gain_life",
+        "landfall",
+        "you_cast",
+        "blocks_a_creature",
+        "beginning_of_upkeep",
+        "beginning_of_draw_step",
+        "beginning_of_end_step",
+        "put_into_graveyard_from_battlefield",
+        "becomes_tapped",
+        "state",
+        "another_enters_battlefield",
+        "is_dealt_damage",
+        "deals_damage",
+        "a_player_casts",
+        "an_opponent_casts",
+        "an_opponent_draws",
+        "becomes_blocked_by_a_creature",
+        "becomes_the_target",
+        "deals_damage_to_an_opponent",
+        "you_reveal_this_way",
+        "an_opponent_discards",
+    ]
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
-    spell: Quality | None = Field(None, description="you_cast, a_player_casts, an_opponent_casts: only spells "
-                                                    "with this quality")
-    object: Quality | None = Field(None, description="put_into_graveyard_from_battlefield, "
-                                                     "another_enters_battlefield: only a permanent with this quality "
-                                                     "(for the first, looked at as it last existed, 603.6d); "
-                                                     "you_reveal_this_way: only a card with this quality")
-    whose: Literal["you", "any"] = Field("any", description="put_into_graveyard_from_battlefield: only into your "
-                                                            "graveyard (a card you own); another_enters_battlefield: "
-                                                            "only under your control")
-    of: Literal["self", "enchanted"] = Field("self", description="beginning_of_upkeep (and the other steps): "
-                                             "`enchanted` for the turn of the enchanted creature's controller; "
-                                             "becomes_tapped, deals_damage: the source itself or the permanent "
-                                             "it enchants")
-    if_: Condition | None = Field(None, alias="if", description="an intervening \"if\" clause, checked as the "
-                                  "event happens and again on resolution (CR 603.4); for `state`, the state "
-                                  "(CR 603.8)")
+    spell: Quality | None = Field(
+        None, description="you_cast, a_player_casts, an_opponent_casts: only spells with this quality"
+    )
+    object: Quality | None = Field(
+        None,
+        description="put_into_graveyard_from_battlefield, "
+        "another_enters_battlefield: only a permanent with this quality "
+        "(for the first, looked at as it last existed, 603.6d); "
+        "you_reveal_this_way: only a card with this quality",
+    )
+    whose: Literal["you", "any"] = Field(
+        "any",
+        description="put_into_graveyard_from_battlefield: only into your "
+        "graveyard (a card you own); another_enters_battlefield: "
+        "only under your control",
+    )
+    of: Literal["self", "enchanted"] = Field(
+        "self",
+        description="beginning_of_upkeep (and the other steps): "
+        "`enchanted` for the turn of the enchanted creature's controller; "
+        "becomes_tapped, deals_damage: the source itself or the permanent "
+        "it enchants",
+    )
+    if_: Condition | None = Field(
+        None,
+        alias="if",
+        description='an intervening "if" clause, checked as the '
+        "event happens and again on resolution (CR 603.4); for `state`, the state "
+        "(CR 603.8)",
+    )
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
-    effect: "EffectSpec | None" = None
+    effect: EffectSpec | None = None
 
 
 DelayedTrigger.model_rebuild()
@@ -771,8 +1061,9 @@ def _cost_numbers(value: str | None) -> str | None:
     """A mana cost whose generic amounts are within the limit on numbers."""
     for digits in re.findall(r"\d+", value or ""):
         if len(digits) > 7 or int(digits) > MAX_INTEGER:
-            raise ValueError(f"the number {shorten(digits, 40)} in a mana cost is larger than the limit of "
-                             f"{MAX_INTEGER:,}")
+            raise ValueError(
+                f"the number {shorten(digits, 40)} in a mana cost is larger than the limit of {MAX_INTEGER:,}"
+            )
     return value
 
 
@@ -781,7 +1072,7 @@ class Mode(_Strict):
 
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
-    effect: "EffectSpec | None" = None
+    effect: EffectSpec | None = None
 
 
 class ActivatedAbility(_Strict):
@@ -793,8 +1084,9 @@ class ActivatedAbility(_Strict):
     sacrifice_self: bool = False
 
     _cost_numbers = field_validator("cost")(_cost_numbers)
-    sacrifice_cost: Quality | None = Field(None, description='"Sacrifice a <quality>" in the cost (the activation '
-                                                             'names it: `sacrifice: [id]`)')
+    sacrifice_cost: Quality | None = Field(
+        None, description='"Sacrifice a <quality>" in the cost (the activation names it: `sacrifice: [id]`)'
+    )
     pay_life: int = Field(0, ge=0)
     discard_cost: int = Field(0, ge=0, description="discard this many cards as a cost (the last ones by default)")
     loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
@@ -802,27 +1094,45 @@ class ActivatedAbility(_Strict):
     once_each_turn: bool = Field(False, description="activate only once each turn (CR 602.5b)")
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
-    effect: "EffectSpec | None" = None
+    effect: EffectSpec | None = None
 
 
 _QUALITY_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Quality"}]}
-ABILITY_SCHEMA: dict[str, Any] = {"anyOf": [
-    {"enum": sorted(SIMPLE_ABILITIES)},
-    {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False, "properties": {
-        **{k: _QUALITY_SCHEMA for k in sorted(QUALITY_ABILITIES)},
-        **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
-        "cda_pt": {"$ref": "#/$defs/Affects"},
-        "cda_power": {"$ref": "#/$defs/Affects"},
-        "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
-        "max_counters": {"type": "object", "additionalProperties": False, "required": ["counter", "number"],
-                         "properties": {"counter": {"type": "string"}, "number": {"type": "integer", "minimum": 0}}},
-        "enters_with_counters": {"type": "object", "additionalProperties": False, "required": ["counter"],
-                                 "properties": {"counter": {"type": "string"},
-                                                "number": {"type": "integer", "minimum": 0},
-                                                "x": {"const": True}}},
-        "static": {"$ref": "#/$defs/StaticAbility"},
-    }},
-]}
+ABILITY_SCHEMA: dict[str, Any] = {
+    "anyOf": [
+        {"enum": sorted(SIMPLE_ABILITIES)},
+        {
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": False,
+            "properties": {
+                **{k: _QUALITY_SCHEMA for k in sorted(QUALITY_ABILITIES)},
+                **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
+                "cda_pt": {"$ref": "#/$defs/Affects"},
+                "cda_power": {"$ref": "#/$defs/Affects"},
+                "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
+                "max_counters": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["counter", "number"],
+                    "properties": {"counter": {"type": "string"}, "number": {"type": "integer", "minimum": 0}},
+                },
+                "enters_with_counters": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["counter"],
+                    "properties": {
+                        "counter": {"type": "string"},
+                        "number": {"type": "integer", "minimum": 0},
+                        "x": {"const": True},
+                    },
+                },
+                "static": {"$ref": "#/$defs/StaticAbility"},
+            },
+        },
+    ]
+}
 
 
 def _ability_item(value: Any) -> Any:
@@ -839,38 +1149,48 @@ class Card(_Strict):
     name: str
     mana_cost: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$")
     colors: list[Literal["white", "blue", "black", "red", "green"]] | None = None
-    types: list[Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker",
-                        "sorcery", "tribal"]]
+    types: list[Literal["artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery", "tribal"]]
     subtypes: list[str] = Field(default_factory=list)
     supertypes: list[Literal["basic", "legendary", "snow", "world"]] = Field(default_factory=list)
     power: int | None = None
     toughness: int | None = None
     loyalty: int | None = None
     text: str = ""
-    missing: str | None = Field(None, min_length=1, description="what of the printed text the file leaves out: "
-                                "a game that uses the card says that part does nothing")
+    missing: str | None = Field(
+        None,
+        min_length=1,
+        description="what of the printed text the file leaves out: "
+        "a game that uses the card says that part does nothing",
+    )
     abilities: list[Any] = Field(default_factory=list, description="keywords and static abilities (cards/README.md)")
     effect: EffectSpec | None = Field(None, description="for an instant or sorcery: what it does to its targets")
     targets: list[TargetSpec] = Field(default_factory=list, description="a spell's targets (CR 601.2c, 113)")
-    resolve: list[ResolveStep] = Field(default_factory=list,
-                                       description="what an instant or sorcery does as it resolves (CR 608.2c)")
-    activated: list[ActivatedAbility] = Field(default_factory=list,
-                                              description="activated abilities other than mana abilities (CR 602)")
+    resolve: list[ResolveStep] = Field(
+        default_factory=list, description="what an instant or sorcery does as it resolves (CR 608.2c)"
+    )
+    activated: list[ActivatedAbility] = Field(
+        default_factory=list, description="activated abilities other than mana abilities (CR 602)"
+    )
     modes: list[Mode] = Field(default_factory=list, description='a modal spell\'s modes ("Choose one", CR 700.2)')
     triggered: list[TriggeredAbility] = Field(default_factory=list, description="triggered abilities (CR 603)")
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
-    flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
-                                  description="flashback cost (CR 702.31)")
-    equip: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
-                              description="Equip cost (CR 702.6): an activated ability, last of `activated`, "
-                                          "\"attach to target creature you control; equip only as a sorcery\"")
-    sacrifice_cost: Quality | None = Field(None, description='"As an additional cost to cast this, sacrifice a '
-                                                             '<quality> permanent" (CR 116.8)')
-    cast_only: Literal["after_blockers"] | None = Field(None, description='"Cast this only during combat after '
-                                                                          'blockers are declared"')
-    flip: "Card | None" = Field(None, description="a flip card's flipped side (CR 709): its name, types, "
-                                                 "power, toughness and abilities")
+    flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="flashback cost (CR 702.31)")
+    equip: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+        description="Equip cost (CR 702.6): an activated ability, last of `activated`, "
+        '"attach to target creature you control; equip only as a sorcery"',
+    )
+    sacrifice_cost: Quality | None = Field(
+        None, description='"As an additional cost to cast this, sacrifice a <quality> permanent" (CR 116.8)'
+    )
+    cast_only: Literal["after_blockers"] | None = Field(
+        None, description='"Cast this only during combat after blockers are declared"'
+    )
+    flip: Card | None = Field(
+        None, description="a flip card's flipped side (CR 709): its name, types, power, toughness and abilities"
+    )
 
     _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip")(_cost_numbers)
 
@@ -884,10 +1204,19 @@ class Card(_Strict):
 
             def attaches(ability: Any) -> bool:  # already expanded (a card validated again)
                 steps = ability.get("resolve") if isinstance(ability, dict) else getattr(ability, "resolve", [])
-                return any((s.get("attach") if isinstance(s, dict) else getattr(s, "attach", None)) for s in steps or [])
+                return any(
+                    (s.get("attach") if isinstance(s, dict) else getattr(s, "attach", None)) for s in steps or []
+                )
+
             if not any(attaches(a) for a in activated):
-                activated.append({"cost": value["equip"], "sorcery_speed": True, "resolve": [{"attach": "target"}],
-                                  "targets": [{"quality": "creature", "controller": "you"}]})
+                activated.append(
+                    {
+                        "cost": value["equip"],
+                        "sorcery_speed": True,
+                        "resolve": [{"attach": "target"}],
+                        "targets": [{"quality": "creature", "controller": "you"}],
+                    }
+                )
             value = {**value, "activated": activated}
         return value
 
@@ -899,7 +1228,7 @@ class Card(_Strict):
         return [_ability_item(v) for v in value]
 
     @model_validator(mode="after")
-    def _check(self) -> "Card":
+    def _check(self) -> Card:
         if "creature" in self.types and (self.power is None or self.toughness is None):
             raise ValueError("a creature needs power and toughness")
         if "planeswalker" in self.types and self.loyalty is None:
@@ -968,8 +1297,11 @@ class Card(_Strict):
         values = [("name", _asp_string(self.name)), ("mana_value", str(self.mana_value()))]
         values += [("type", t) for t in self.types] + [("subtype", _const(t)) for t in self.subtypes]
         values += [("supertype", t) for t in self.supertypes] + [("color", k) for k in self.color_list()]
-        for kind, value in (("power_base", self.power), ("toughness_base", self.toughness),
-                            ("loyalty_base", self.loyalty)):
+        for kind, value in (
+            ("power_base", self.power),
+            ("toughness_base", self.toughness),
+            ("loyalty_base", self.loyalty),
+        ):
             if value is not None:
                 values.append((kind, str(value)))
         out = [f"card_value({c}, {kind}, {value})." for kind, value in values]
@@ -1010,8 +1342,9 @@ class Card(_Strict):
             for a in self.effect.abilities():
                 _collect_qualities(a, qualities)
         # CR 601.2c, 608.2c: a spell's targets and what it does; CR 602: activated abilities
-        out += _spell_facts(f"sp({c})", self.mana_cost or "", self.spell_targets(), self.resolve, self.effect,
-                            qualities)
+        out += _spell_facts(
+            f"sp({c})", self.mana_cost or "", self.spell_targets(), self.resolve, self.effect, qualities
+        )
         for k, trigger in enumerate(self.triggered, start=1):
             key = f"tr({c}, {k})"
             out.append(f"card_value({c}, ability, triggered({c}, {k})).")
@@ -1088,8 +1421,14 @@ def mana_symbols(cost: str) -> dict[str, int]:
     return counts
 
 
-def _spell_facts(key: str, cost: str, targets: list[TargetSpec], steps: list[ResolveStep],
-                 effect: EffectSpec | None, qualities: set[str]) -> list[str]:
+def _spell_facts(
+    key: str,
+    cost: str,
+    targets: list[TargetSpec],
+    steps: list[ResolveStep],
+    effect: EffectSpec | None,
+    qualities: set[str],
+) -> list[str]:
     out = [f"cost_part({key}, {kind}, {n})." for kind, n in sorted(mana_symbols(cost).items())]
     for i, target in enumerate(targets, start=1):
         out += target.facts(key, i)
@@ -1114,7 +1453,7 @@ def _collect_qualities(ability: Ability, into: set[str]) -> None:
         into.update(ability.quality.all_terms())
 
 
-_CARD_FACTS: "dict[int, tuple[Card, list[str]]]" = {}
+_CARD_FACTS: dict[int, tuple[Card, list[str]]] = {}
 
 
 class CardPool:
@@ -1125,7 +1464,7 @@ class CardPool:
         self._cards: dict[str, Card] = {}
 
     @classmethod
-    def from_cards(cls, cards: list[Card], fallback: "CardPool | None" = None) -> "CardPool":
+    def from_cards(cls, cards: list[Card], fallback: CardPool | None = None) -> CardPool:
         """A pool of the given cards (and, for other names, a fallback pool)."""
         pool = cls(fallback.folder if fallback else Path("/nonexistent"))
         pool._cards.update({c.id: c for c in cards})
@@ -1133,7 +1472,7 @@ class CardPool:
 
     @classmethod
     @functools.cache
-    def default(cls) -> "CardPool":
+    def default(cls) -> CardPool:
         """The pool shipped in ``cards/``."""
         return cls(cards_dir())
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic.json_schema import models_json_schema
 
-from bridge.cards import ABILITY_SCHEMA, Card, Quality, StaticAbility
-from bridge.models import Scenario
+from bridge.model.cards import ABILITY_SCHEMA, Card, Quality, StaticAbility
+from bridge.model.scenario import Scenario
 
-__all__ = ["scenario_schema", "card_schema"]
+__all__ = ["card_schema", "scenario_schema"]
 
 _REF = "#/$defs/{model}"
 
@@ -24,8 +24,11 @@ _REF = "#/$defs/{model}"
 def _quality_input(defs: dict[str, Any]) -> None:
     """A quality may be a bare word (a color, card type, supertype or subtype)."""
     quality = defs["Quality"]
-    defs["Quality"] = {"anyOf": [{"type": "string"}, {k: v for k, v in quality.items() if k != "title"}],
-                       "title": "Quality", "description": quality.get("description", "")}
+    defs["Quality"] = {
+        "anyOf": [{"type": "string"}, {k: v for k, v in quality.items() if k != "title"}],
+        "title": "Quality",
+        "description": quality.get("description", ""),
+    }
 
 
 def _ability_input(defs: dict[str, Any]) -> None:
@@ -39,9 +42,12 @@ def _ability_input(defs: dict[str, Any]) -> None:
                     defs[name]["properties"][key] = {"type": "array", "items": {"$ref": _REF.format(model="Ability")}}
     if "Affects" in defs:
         defs["Affects"] = {
-            "type": "object", "additionalProperties": False, "title": "Affects",
+            "type": "object",
+            "additionalProperties": False,
+            "title": "Affects",
             "description": "a filter: quality keys, controller (you or opponent) and other",
-            "properties": {**quality_props, "controller": {"enum": ["you", "opponent"]}, "other": {"type": "boolean"}}}
+            "properties": {**quality_props, "controller": {"enum": ["you", "opponent"]}, "other": {"type": "boolean"}},
+        }
 
 
 def _target_input(defs: dict[str, Any]) -> None:
@@ -51,16 +57,23 @@ def _target_input(defs: dict[str, Any]) -> None:
         return
     target = defs["TargetSpec"]
     quality_props = defs["Quality"]["anyOf"][1]["properties"]
-    flat = {"type": "object", "additionalProperties": False,
-            "properties": {**quality_props, **target["properties"], "spell": {"type": "boolean"}}}
-    defs["TargetSpec"] = {"anyOf": [{"type": "string"}, flat], "title": "TargetSpec",
-                          "description": target.get("description", "")}
+    flat = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {**quality_props, **target["properties"], "spell": {"type": "boolean"}},
+    }
+    defs["TargetSpec"] = {
+        "anyOf": [{"type": "string"}, flat],
+        "title": "TargetSpec",
+        "description": target.get("description", ""),
+    }
 
 
 def card_schema() -> dict[str, Any]:
     """The JSON Schema of a card file."""
-    _, defs = models_json_schema([(Card, "validation"), (Quality, "validation"), (StaticAbility, "validation")],
-                                 ref_template=_REF)
+    _, defs = models_json_schema(
+        [(Card, "validation"), (Quality, "validation"), (StaticAbility, "validation")], ref_template=_REF
+    )
     definitions = defs["$defs"]
     schema = dict(definitions.pop("Card"))
     schema["properties"] = dict(schema["properties"])
@@ -80,6 +93,7 @@ def _referenced_card_defs(defs: dict[str, Any]) -> None:
     granted by an effect) and the scenario's own models don't define."""
     import json
     import re
+
     cards = card_schema()["$defs"]
     while True:
         missing = set(re.findall(r'"#/\$defs/(\w+)"', json.dumps(defs))) - set(defs)
@@ -90,9 +104,14 @@ def _referenced_card_defs(defs: dict[str, Any]) -> None:
 
 
 def _name_or(definition: dict[str, Any]) -> dict[str, Any]:
-    return {"anyOf": [{"type": "string", "description": "a card name"},
-                      {k: v for k, v in definition.items() if k != "title"}],
-            "title": definition.get("title", ""), "description": definition.get("description", "")}
+    return {
+        "anyOf": [
+            {"type": "string", "description": "a card name"},
+            {k: v for k, v in definition.items() if k != "title"},
+        ],
+        "title": definition.get("title", ""),
+        "description": definition.get("description", ""),
+    }
 
 
 def scenario_schema() -> dict[str, Any]:
@@ -106,47 +125,104 @@ def scenario_schema() -> dict[str, Any]:
         _ability_input(defs)
         _referenced_card_defs(defs)
     actions = []
-    for name, field in (("DeclareAttackers", "attackers"), ("DeclareBlockers", "blockers"),
-                        ("OrderBlockers", "orders"), ("OrderAttackers", "orders"), ("AssignDamage", "assignments"),
-                        ("RemoveFromCombat", "objects")):
+    for name, field in (
+        ("DeclareAttackers", "attackers"),
+        ("DeclareBlockers", "blockers"),
+        ("OrderBlockers", "orders"),
+        ("OrderAttackers", "orders"),
+        ("AssignDamage", "assignments"),
+        ("RemoveFromCombat", "objects"),
+    ):
         model = defs.pop(name)
         kind = model["properties"]["kind"]["const"]
         props = {kind: model["properties"][field]}
         props.update({k: v for k, v in model["properties"].items() if k not in ("kind", field)})
-        actions.append({"type": "object", "title": name, "description": model.get("description", ""),
-                        "properties": props, "required": [kind], "additionalProperties": False})
+        actions.append(
+            {
+                "type": "object",
+                "title": name,
+                "description": model.get("description", ""),
+                "properties": props,
+                "required": [kind],
+                "additionalProperties": False,
+            }
+        )
     # a blocker blocks one attacker (a name) or several (a list)
     actions[1]["properties"]["declare_blockers"]["additionalProperties"] = {
-        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]
+    }
     # one object (a string) or several
     actions[5]["properties"]["remove_from_combat"] = {
-        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]}
+        "anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]
+    }
     defs.pop("StateBasedActions", None)
-    actions.append({"const": "sba", "title": "StateBasedActions",
-                    "description": "perform state-based actions until none apply (CR 704.3)"})
+    actions.append(
+        {
+            "const": "sba",
+            "title": "StateBasedActions",
+            "description": "perform state-based actions until none apply (CR 704.3)",
+        }
+    )
     # actions written as {name: {fields}} (CR 601, 602, 305, 115)
-    for name, shorthand in (("Cast", None), ("Activate", None), ("PlayLand", "card"), ("Advance", "step"),
-                            ("ChooseOrder", None), ("ChooseTargets", None)):
+    for name, shorthand in (
+        ("Cast", None),
+        ("Activate", None),
+        ("PlayLand", "card"),
+        ("Advance", "step"),
+        ("ChooseOrder", None),
+        ("ChooseTargets", None),
+    ):
         model = defs.pop(name)
         kind = model["properties"]["kind"]["const"]
-        body = {"type": "object", "additionalProperties": False,
-                "properties": {k: v for k, v in model["properties"].items() if k != "kind"},
-                "required": [r for r in model.get("required", []) if r != "kind"]}
+        body = {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {k: v for k, v in model["properties"].items() if k != "kind"},
+            "required": [r for r in model.get("required", []) if r != "kind"],
+        }
         if shorthand is not None:
             body = {"anyOf": [model["properties"][shorthand], body]}
-        actions.append({"type": "object", "title": name, "description": model.get("description", ""),
-                        "properties": {kind: body}, "required": [kind], "additionalProperties": False})
+        actions.append(
+            {
+                "type": "object",
+                "title": name,
+                "description": model.get("description", ""),
+                "properties": {kind: body},
+                "required": [kind],
+                "additionalProperties": False,
+            }
+        )
     defs.pop("Concede", None)
-    actions.append({"type": "object", "title": "Concede", "description": "this player concedes (CR 104.3a)",
-                    "properties": {"concede": {"type": "string"}}, "required": ["concede"],
-                    "additionalProperties": False})
+    actions.append(
+        {
+            "type": "object",
+            "title": "Concede",
+            "description": "this player concedes (CR 104.3a)",
+            "properties": {"concede": {"type": "string"}},
+            "required": ["concede"],
+            "additionalProperties": False,
+        }
+    )
     defs.pop("Pass", None)
     actions.append({"const": "pass", "title": "Pass", "description": "the player with priority passes (CR 115.3d)"})
-    actions.append({"type": "object", "title": "PassBy", "description": "this player, who has priority, passes",
-                    "properties": {"pass": {"type": "string"}}, "required": ["pass"], "additionalProperties": False})
+    actions.append(
+        {
+            "type": "object",
+            "title": "PassBy",
+            "description": "this player, who has priority, passes",
+            "properties": {"pass": {"type": "string"}},
+            "required": ["pass"],
+            "additionalProperties": False,
+        }
+    )
     defs.pop("NextStep", None)
-    actions.append({"const": "next_step", "title": "NextStep",
-                    "description": "end the step; the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3)"})
+    actions.append(
+        {
+            "const": "next_step",
+            "title": "NextStep",
+            "description": "end the step; the next step of combat begins (CR 506.1, 508.6, 510.5, 511.3)",
+        }
+    )
     schema["properties"]["do"] = {"type": "array", "title": "Do", "items": {"oneOf": actions}}
     schema["title"] = "mtgasp scenario"
     return schema

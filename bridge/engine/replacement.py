@@ -1,20 +1,19 @@
 """Replacement effects on cards going to a graveyard, on draws, on life gain and on losing
-the game (CR 614, 616).
+the game, as questions (CR 614, 616).
 
 The rules decide (``asp_rules/replacement.lp``): which permanents' static abilities replace
 an event, read from the permanents as the layer system leaves them (an ability that was
 removed replaces nothing, while "if <this card> would be put into a graveyard from
 anywhere" works from every zone); which one applies when several would (616.1: the sources
 named in the affected player's ``replacement_order`` first, in that order, then the others by
-source id); and what happens instead.  This module asks them one question for an event and
-carries out what they show: it moves the cards, draws, starts a player over.  Effects on
-damage are in the rules too (combat/damage_dealing.lp); the state-based actions' question
-answers for the cards they put into a graveyard (sba.lp).
+source id); and what happens instead.  This module asks them one question for an event;
+:mod:`bridge.engine.moves` carries out what they show.
 
 The question is asked only when a permanent's card (or the card it copies), an effect, or
 the printed text of a card on its way to a graveyard mentions one of these abilities: with
 none, nothing can replace these events.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,18 +23,28 @@ from dataclasses import dataclass
 
 import clingo
 
-from bridge.facts import asp_string
-from bridge.models import CardRef, GameState
-
-__all__ = ["Source", "sources", "graveyard_destinations", "destinations_shown", "place", "draw_replaced", "lose",
-           "return_instead_of_draw", "life_gain_replaced", "gain_or_draw", "exile_from_graveyard_instead"]
+from bridge.engine.board import Board
+from bridge.engine.facts import asp_string
+from bridge.engine.solver import answer, symbol_text
+from bridge.model.cards import CardPool
+from bridge.model.state import GameState
 
 MODULES = ("replacement",)
 
+
 # the static abilities that replace these events (cards/README.md), for the cheap check only
-_ABILITIES = ("exile_opponents_graveyard_cards", "exile_your_graveyard_cards", "exile_permanents_instead_of_graveyard",
-              "shuffle_into_library_instead_of_graveyard", "draws_return_from_graveyard", "life_gain_draws_instead",
-              "replaces_losing", "cant_lose_game")
+_ABILITIES = (
+    "exile_opponents_graveyard_cards",
+    "exile_your_graveyard_cards",
+    "exile_permanents_instead_of_graveyard",
+    "shuffle_into_library_instead_of_graveyard",
+    "draws_return_from_graveyard",
+    "life_gain_draws_instead",
+    "replaces_losing",
+    "cant_lose_game",
+)
+
+
 SELF_GRAVEYARD = "shuffle_into_library_instead_of_graveyard"
 _MAY_REPLACE = re.compile(r"\b(" + "|".join(_ABILITIES) + r")\b")
 
@@ -55,7 +64,7 @@ class Source:
 
 # whether a card mentions one of these abilities, for each pool (a pool's cards may differ
 # from another's; the entries go with their pool)
-_MENTIONS: "weakref.WeakKeyDictionary[object, dict[str, bool]]" = weakref.WeakKeyDictionary()
+_MENTIONS: weakref.WeakKeyDictionary[object, dict[str, bool]] = weakref.WeakKeyDictionary()
 
 
 def _mentions(pool: object, card: str) -> bool:
@@ -78,22 +87,15 @@ def _may_have_one(pool: object, state: GameState) -> bool:
 
 
 def _pool(pool: object) -> object:
-    from bridge.cards import CardPool
     return pool if pool is not None else CardPool.default()
 
 
 def _ask(pool: object, state: GameState, extra: Iterable[str] = ()) -> frozenset[clingo.Symbol]:
     """The rules' answer on the state, with the question's facts (events, cards)."""
-    from bridge.game import Game
-    from bridge.solver import answer
-    game = Game(state, pool)  # type: ignore[arg-type]
+    game = Board(state, pool)  # type: ignore[arg-type]
     lines = list(extra)
     facts = game.position.facts + ("\n" + "\n".join(lines) if lines else "")
     return answer(game.modules(*MODULES, pt=False), facts).model
-
-
-def _text(sym: clingo.Symbol) -> str:
-    return sym.string if sym.type == clingo.SymbolType.String else str(sym)
 
 
 def sources(pool: object, state: GameState) -> list[Source]:
@@ -107,9 +109,11 @@ def sources(pool: object, state: GameState) -> list[Source]:
     for s in _ask(pool, state):
         if s.match("replaced", 3) and s.arguments[0].name in ("lose", "draw", "gain_life"):
             event = s.arguments[0]
-            found.append(Source(_text(s.arguments[2]), event.name, _text(event.arguments[0]), s.arguments[1].name))
+            found.append(
+                Source(symbol_text(s.arguments[2]), event.name, symbol_text(event.arguments[0]), s.arguments[1].name)
+            )
         elif s.match("cant_lose", 1):
-            found.append(Source("", "lose", _text(s.arguments[0]), "cant_lose"))
+            found.append(Source("", "lose", symbol_text(s.arguments[0]), "cant_lose"))
     return sorted(found, key=lambda s: (s.player, s.event, s.id))
 
 
@@ -117,8 +121,9 @@ def _instead(found: list[Source], event: str, player: str) -> str | None:
     return next((s.instead for s in found if s.event == event and s.player == player), None)
 
 
-def graveyard_destinations(pool: object, state: GameState, cards: list[tuple[str, str, str, str | None]],
-                           tokens: frozenset[str] = frozenset()) -> dict[str, str]:
+def graveyard_destinations(
+    pool: object, state: GameState, cards: list[tuple[str, str, str, str | None]], tokens: frozenset[str] = frozenset()
+) -> dict[str, str]:
     """CR 614.1a, 616.1: where each card (or token: ``tokens``) that would be put into its
     owner's graveyard goes, as the rules show: ``exile``, ``library`` (shuffled in), or
     ``graveyard``.  ``cards`` are (id, card, owner, controller if it is a permanent on the
@@ -147,7 +152,7 @@ def destinations_shown(model: Iterable[clingo.Symbol], ids: Iterable[str]) -> di
     out = {oid: "graveyard" for oid in ids}
     for s in model:
         if s.match("replaced", 3) and s.arguments[0].match("to_graveyard", 1):
-            oid = _text(s.arguments[0].arguments[0])
+            oid = symbol_text(s.arguments[0].arguments[0])
             if oid in out:
                 out[oid] = s.arguments[1].name
     return out
@@ -156,22 +161,9 @@ def destinations_shown(model: Iterable[clingo.Symbol], ids: Iterable[str]) -> di
 def _has_printed(pool: object, card: str, keyword: str) -> bool:
     try:
         printed = pool.get(card)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - an unknown card was reported where it was read
+    except Exception:
         return False
     return any(getattr(a, "keyword", a) == keyword for a in printed.abilities)
-
-
-def place(state: GameState, player: str, ref: CardRef, where: str) -> GameState:
-    """Put a card into one of its owner's zones: ``library`` shuffles it in (701.19)."""
-    from bridge.stack import shuffle
-    players = []
-    for p in state.players:
-        if p.name == player:
-            zone = "library" if where == "library" else where
-            p = p.model_copy(update={zone: [*getattr(p, zone), ref]})
-        players.append(p)
-    state = state.model_copy(update={"players": players})
-    return shuffle(state, player) if where == "library" else state
 
 
 def draw_replaced(found: list[Source], state: GameState, player: str) -> bool:
@@ -180,72 +172,6 @@ def draw_replaced(found: list[Source], state: GameState, player: str) -> bool:
     return _instead(found, "draw", player) is not None
 
 
-def lose(pool: object, state: GameState, player: str) -> GameState:
-    """CR 104.3e: an effect says the player loses the game; the rules show whether he or she
-    can't lose (then nothing happens) or whether a replacement effect replaces the loss
-    (Lich's Mirror: the player starts over, 614.1a, as 704.6 for state-based actions)."""
-    from bridge.game import _restart
-    found = sources(pool, state) if pool is not None else []
-    instead = _instead(found, "lose", player)
-    if instead == "cant_lose":
-        return state
-    if instead == "restart":
-        return _restart(state, player, pool)  # type: ignore[arg-type]
-    return state.model_copy(update={"players": [p.model_copy(update={"lost": True, "lost_by": p.lost_by or "104.3e"})
-                                                if p.name == player else p for p in state.players]})
-
-
-def return_instead_of_draw(state: GameState, player: str, pool: object = None) -> GameState:
-    """CR 614.11, 614.11a: one draw of the player, as the rules show it replaced now (each
-    draw of a sequence is asked about in turn): a card returned from the graveyard to the
-    hand (the player's choice; the bridge's default: the card put there last), or the game
-    lost when there is none (Forbidden Crypt); not replaced any more, the card is drawn."""
-    from bridge.stack import draw
-    instead = _instead(sources(pool, state), "draw", player)
-    if instead is None:
-        return draw(state, player, 1, pool)
-    if instead == "lose_game":
-        return lose(pool, state, player)
-    players = [p.model_copy(update={"graveyard": p.graveyard[:-1], "hand": [*p.hand, p.graveyard[-1]]})
-               if p.name == player else p for p in state.players]
-    return state.model_copy(update={"players": players})
-
-
 def life_gain_replaced(found: list[Source], player: str) -> bool:
     """The rules show this player's life gain replaced (by drawing that many cards)."""
     return _instead(found, "gain_life", player) is not None
-
-
-def gain_or_draw(pool: object, state: GameState, gains: dict[str, int]) -> tuple[GameState, set[str]]:
-    """CR 118.4 with 614.1a: each player gains the life, unless the rules show the gain
-    replaced (then he or she draws that many cards instead, and those draws may be replaced
-    in turn, 616.2).  Returns the state and the players whose gain was replaced (no life
-    gained: nothing triggers on it, 614.6)."""
-    from bridge.stack import draw
-    gains = {p: n for p, n in gains.items() if n > 0}
-    found = sources(pool, state) if gains else []
-    replaced = {p for p in gains if life_gain_replaced(found, p)}
-    players = [p.model_copy(update={"life": p.life + gains[p.name]}) if p.name in gains and p.name not in replaced
-               else p for p in state.players]
-    state = state.model_copy(update={"players": players})
-    for p in sorted(replaced):
-        state = draw(state, p, gains[p], pool)
-    return state, replaced
-
-
-def exile_from_graveyard_instead(state: GameState, amounts: dict[str, int], pool: object = None,
-                                 unable: Iterable[str] = ()) -> GameState:
-    """Nefarious Lich: damage to the player was replaced by exiling that many cards from his
-    or her graveyard (the player's choice; the bridge's default: those put there first); the
-    players the rules show ``unable`` to (combat/damage_dealing.lp) lose the game instead."""
-    unable = set(unable)
-    for name, n in sorted(amounts.items()):
-        if n <= 0:
-            continue
-        if name in unable:
-            state = lose(pool, state, name)
-            continue
-        players = [p.model_copy(update={"graveyard": p.graveyard[n:], "exile": [*p.exile, *p.graveyard[:n]]})
-                   if p.name == name else p for p in state.players]
-        state = state.model_copy(update={"players": players})
-    return state

@@ -1,14 +1,13 @@
 """Reading YAML and JSON input files with errors that say where and what: the line and column
 of a syntax error, the line and path of the first field that fails validation.
 
-Every file is held to the limits of :mod:`bridge.limits` before its data is used: its size,
+Every file is held to the limits of :mod:`bridge.model.limits` before its data is used: its size,
 how deep its lists and mappings nest, how many values it holds (YAML aliases counted as the
 values they stand for, so an alias bomb is refused before it is expanded), how long its texts
 are and how large its numbers."""
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
@@ -18,11 +17,19 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from bridge.errors import InputError, quote, shorten
-from bridge.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INTEGER, MAX_STRING, MAX_VALUES
+from bridge.model.errors import InputError, quote, shorten
+from bridge.model.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INTEGER, MAX_STRING, MAX_VALUES
 
-__all__ = ["read_yaml", "read_json", "read_text", "parse_yaml", "parse_json", "check_values", "validation_error",
-           "validation_problem"]
+__all__ = [
+    "check_values",
+    "parse_json",
+    "parse_yaml",
+    "read_json",
+    "read_text",
+    "read_yaml",
+    "validation_error",
+    "validation_problem",
+]
 
 
 def read_text(path: Path | str, limit: int = MAX_FILE_BYTES, what: str = "the file") -> str:
@@ -49,8 +56,11 @@ def decode(data: bytes, source: str) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(f"not UTF-8 text: the byte 0x{data[exc.start]:02x} can't be read",
-                         source=source, location=f"line {line}, column {column}") from None
+        raise InputError(
+            f"not UTF-8 text: the byte 0x{data[exc.start]:02x} can't be read",
+            source=source,
+            location=f"line {line}, column {column}",
+        ) from None
 
 
 def _place(text: str, position: int) -> str:
@@ -70,13 +80,17 @@ class _LimitedLoader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
         self._values = 0
-        self._sizes: dict[int, int] = {}        # a finished list or mapping: the values it stands for
+        self._sizes: dict[int, int] = {}  # a finished list or mapping: the values it stands for
 
     def _count(self, n: int, mark: yaml.Mark) -> None:
         self._values += n
         if self._values > MAX_VALUES:
-            raise _Limit(None, None, f"more than {MAX_VALUES:,} values (an alias counted as the values it "
-                                     "stands for): past the limit", mark)
+            raise _Limit(
+                None,
+                None,
+                f"more than {MAX_VALUES:,} values (an alias counted as the values it stands for): past the limit",
+                mark,
+            )
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()
@@ -85,21 +99,27 @@ class _LimitedLoader(yaml.SafeLoader):
             if isinstance(node, yaml.ScalarNode):
                 self._count(1, event.start_mark)
             elif id(node) not in self._sizes:  # a list or mapping still open: it would hold itself
-                raise _Limit(None, None, f"the alias *{event.anchor} stands for a value that holds it",
-                             event.start_mark)
+                raise _Limit(
+                    None, None, f"the alias *{event.anchor} stands for a value that holds it", event.start_mark
+                )
             else:
                 self._count(self._sizes[id(node)], event.start_mark)
             return node
         if isinstance(event, yaml.ScalarEvent):
             if len(event.value) > MAX_STRING:
-                raise _Limit(None, None, f"a text of {len(event.value):,} characters: past the limit of "
-                                         f"{MAX_STRING:,}", event.start_mark)
+                raise _Limit(
+                    None,
+                    None,
+                    f"a text of {len(event.value):,} characters: past the limit of {MAX_STRING:,}",
+                    event.start_mark,
+                )
             self._count(1, event.start_mark)
             return super().compose_node(parent, index)
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            raise _Limit(None, None, f"lists and mappings nested more than {MAX_DEPTH} deep: past the limit",
-                         event.start_mark)
+            raise _Limit(
+                None, None, f"lists and mappings nested more than {MAX_DEPTH} deep: past the limit", event.start_mark
+            )
         before = self._values
         self._count(1, event.start_mark)
         try:
@@ -112,20 +132,26 @@ class _LimitedLoader(yaml.SafeLoader):
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         digits = node.value.replace("_", "").lstrip("+-")
         if len(digits) > 24:
-            raise _Limit(None, None, f"the number {shorten(node.value, 40)} is larger than the limit of "
-                                     f"{MAX_INTEGER:,}", node.start_mark)
+            raise _Limit(
+                None,
+                None,
+                f"the number {shorten(node.value, 40)} is larger than the limit of {MAX_INTEGER:,}",
+                node.start_mark,
+            )
         try:
             return super().construct_yaml_int(node)
         except ValueError:
-            raise yaml.constructor.ConstructorError(None, None, f"{quote(node.value)} is not a number",
-                                                    node.start_mark) from None
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{quote(node.value)} is not a number", node.start_mark
+            ) from None
 
     def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> Any:
         try:
             return super().construct_yaml_timestamp(node)
         except (ValueError, OverflowError):
-            raise yaml.constructor.ConstructorError(None, None, f"{quote(node.value)} is not a date",
-                                                    node.start_mark) from None
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{quote(node.value)} is not a date", node.start_mark
+            ) from None
 
 
 _LimitedLoader.add_constructor("tag:yaml.org,2002:int", _LimitedLoader.construct_yaml_int)
@@ -149,12 +175,18 @@ def parse_yaml(text: str, source: str) -> Any:
         data = loader.get_single_data()
     except yaml.reader.ReaderError as exc:
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
-        raise InputError(f"not valid YAML: the character {quote(char)} is not allowed",
-                         source=source, location=_place(text, exc.position)) from None
+        raise InputError(
+            f"not valid YAML: the character {quote(char)} is not allowed",
+            source=source,
+            location=_place(text, exc.position),
+        ) from None
     except _Limit as exc:
         mark = exc.problem_mark
-        raise InputError(str(exc.problem), source=source,
-                         location=f"line {mark.line + 1}, column {mark.column + 1}" if mark else None) from None
+        raise InputError(
+            str(exc.problem),
+            source=source,
+            location=f"line {mark.line + 1}, column {mark.column + 1}" if mark else None,
+        ) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
@@ -197,13 +229,17 @@ def parse_json(text: str, source: str) -> Any:
         for match in _JSON_BRACKET.finditer(blank):
             depth += 1 if match.group() in "[{" else -1
             if depth > MAX_DEPTH:
-                raise InputError(f"lists and mappings nested more than {MAX_DEPTH} deep: past the limit",
-                                 source=source, location=_place(text, match.start()))
+                raise InputError(
+                    f"lists and mappings nested more than {MAX_DEPTH} deep: past the limit",
+                    source=source,
+                    location=_place(text, match.start()),
+                )
     try:
         data = json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg}", source=source,
-                         location=f"line {exc.lineno}, column {exc.colno}") from None
+        raise InputError(
+            f"not valid JSON: {exc.msg}", source=source, location=f"line {exc.lineno}, column {exc.colno}"
+        ) from None
     except (ValueError, RecursionError):
         raise InputError("not valid JSON", source=source) from None
     check_values(data, source)
@@ -307,19 +343,16 @@ def _loc_text(loc: tuple[Any, ...]) -> str:
     return out
 
 
-@functools.cache
-def _action_tags() -> frozenset[str]:
-    """The kinds of the actions (and their class names), as validation paths name them."""
-    from typing import get_args
-    from bridge.models import Action
-    kinds = get_args(get_args(Action)[0])
-    return frozenset({k.model_fields["kind"].default for k in kinds} | {k.__name__ for k in kinds})
+# The tags of the tagged unions whose members validation paths name after a list index
+# ("do[2].cast.targets"), which the file doesn't have; the models that define such a union
+# add its tags (bridge/model/actions.py).
+UNION_TAGS: set[str] = set()
 
 
 def validation_problem(exc: ValidationError, root: yaml.Node | None = None) -> tuple[str, str]:
     """(location, problem) for the first error of a validation failure."""
     first = exc.errors()[0]
-    tags = _action_tags()
+    tags = UNION_TAGS
     raw = tuple(first["loc"])
     # A list of actions is a tagged union: the error's path names the action's kind after its
     # index ("do[2].cast.targets"), which the file doesn't have.

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["MtgaspError", "RuleModuleError", "InputError", "UnknownCardError", "IllegalActionError", "one_line",
-           "quote", "shorten"]
+__all__ = [
+    "IllegalActionError",
+    "InputError",
+    "MtgaspError",
+    "RuleModuleError",
+    "UnknownCardError",
+    "one_line",
+    "quote",
+    "shorten",
+]
 
 # the longest a message's parts may be: a value quoted in a message, the file, the place, the problem
 VALUE_CHARS = 80
@@ -19,7 +27,7 @@ def shorten(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     keep = max(limit - 5, 2)
-    return f"{text[:keep - keep // 2]} ... {text[len(text) - keep // 2:]}"
+    return f"{text[: keep - keep // 2]} ... {text[len(text) - keep // 2 :]}"
 
 
 def _escape(char: str) -> str:
@@ -82,7 +90,7 @@ class InputError(MtgaspError, ValueError):
         problem = one_line(self.problem, PROBLEM_CHARS)
         return f"{': '.join(parts)}: {problem}" if parts else problem
 
-    def at(self, *, source: str | None = None, location: str | None = None) -> "InputError":
+    def at(self, *, source: str | None = None, location: str | None = None) -> InputError:
         """The same error with the origin filled in where it was missing."""
         return type(self)(self.problem, source=self.source or source, location=self.location or location)
 

@@ -18,14 +18,37 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from bridge import legal, stack
-from bridge.errors import InputError
-from bridge.game import Game
-from bridge.models import (Action, Activate, Advance, Cast, ChooseTargets, DeclareAttackers, DeclareBlockers, Pass,
-                           PlayLand, StackObject, StateBasedActions)
+from bridge.engine.acting import activate_object, permanent_card, spec_targets, target_choices, trigger_target_choices
+from bridge.engine.board import priority_step
+from bridge.engine.game import Game
+from bridge.engine.legal import Listing, listing, payments
+from bridge.model.actions import (
+    Action,
+    Activate,
+    Advance,
+    Cast,
+    ChooseTargets,
+    DeclareAttackers,
+    DeclareBlockers,
+    Pass,
+    PlayLand,
+    StateBasedActions,
+)
+from bridge.model.errors import InputError
+from bridge.model.state import StackObject
 
-__all__ = ["Decision", "decisions", "Agent", "ScriptedAgent", "RandomAgent", "FirstLegalAgent", "HumanAgent", "play",
-           "describe_action", "game_over"]
+__all__ = [
+    "Agent",
+    "Decision",
+    "FirstLegalAgent",
+    "HumanAgent",
+    "RandomAgent",
+    "ScriptedAgent",
+    "decisions",
+    "describe_action",
+    "game_over",
+    "play",
+]
 
 MAX_X = 5
 
@@ -42,8 +65,13 @@ class Decision:
     given, is a group of a few of the options that is cheap to list, for agents that sample
     (the legal declarations can be exponentially many)."""
 
-    def __init__(self, player: str, options: "tuple[Action, ...] | Sequence[Group] | Callable[[], Sequence[Group]]",
-                 can_pass: bool = False, sample: Group | None = None) -> None:
+    def __init__(
+        self,
+        player: str,
+        options: tuple[Action, ...] | Sequence[Group] | Callable[[], Sequence[Group]],
+        can_pass: bool = False,
+        sample: Group | None = None,
+    ) -> None:
         self.player = player
         self.can_pass = can_pass
         self.sample = _once(sample) if sample is not None else None
@@ -91,6 +119,7 @@ def _once(group: Group) -> Group:
         if not listed:
             listed.append(group())
         return listed[0]
+
     once.listed_once = True  # type: ignore[attr-defined]
     return once
 
@@ -108,21 +137,34 @@ def decisions(game: Game) -> Decision:
         # CR 603.3d: a triggered ability being put on the stack waits for its controller to
         # choose its targets (the default choice first)
         item = state.awaiting_targets[0]
-        return Decision(item.controller or state.active,
-                        tuple(ChooseTargets(ability=item.id or "", targets=t, by=item.controller)
-                              for t in stack.trigger_target_choices(game)))
+        return Decision(
+            item.controller or state.active,
+            tuple(
+                ChooseTargets(ability=item.id or "", targets=t, by=item.controller)
+                for t in trigger_target_choices(game)
+            ),
+        )
     fresh = not state.passed and not state.stack
-    if state.step == "declare_attackers" and fresh and "attackers" not in state.declared \
-            and not any(p.attacking for p in state.permanents()):
+    if (
+        state.step == "declare_attackers"
+        and fresh
+        and "attackers" not in state.declared
+        and not any(p.attacking for p in state.permanents())
+    ):
         few = _once(functools.partial(_attack_options, game))
-        return Decision(state.active, [few, functools.partial(_every_declaration, game, "attack", few)],
-                        sample=few)
-    if state.step == "declare_blockers" and fresh and "blockers" not in state.declared \
-            and not any(p.blocking for p in state.permanents()) and any(p.attacking for p in state.permanents()):
+        return Decision(state.active, [few, functools.partial(_every_declaration, game, "attack", few)], sample=few)
+    if (
+        state.step == "declare_blockers"
+        and fresh
+        and "blockers" not in state.declared
+        and not any(p.blocking for p in state.permanents())
+        and any(p.attacking for p in state.permanents())
+    ):
         few = _once(functools.partial(_block_options, game))
-        return Decision(state.opponent(state.active), [few, functools.partial(_every_declaration, game, "block", few)],
-                        sample=few)
-    if not stack._priority_step(game):
+        return Decision(
+            state.opponent(state.active), [few, functools.partial(_every_declaration, game, "block", few)], sample=few
+        )
+    if not priority_step(game):
         # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
         # none was given; the game goes on to the next step that has it (a position can
         # begin here)
@@ -153,10 +195,10 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
     """The actions of the player with priority but passing, in groups listed when asked for:
     each card in hand (copies of one card together: the rules are asked once), each card
     with flashback in the graveyard, each activated ability of a permanent, the mana
-    abilities.  One question of the rules (``legal.listing``) tells which of them could be
+    abilities.  One question of the rules (``listing``) tells which of them could be
     taken now; each group then asks for its targets."""
     state = game.state
-    listed = legal.listing(game, player)
+    listed = listing(game, player)
     groups: list[Group] = []
     copies: dict[str, list[str]] = {}
     for card in state.player(player).hand:
@@ -190,31 +232,49 @@ def _mana_options(mana: tuple[tuple[str, str], ...], player: str) -> list[Action
     return [Activate(source=source, mana=True, color=color, by=player) for source, color in mana]  # type: ignore[arg-type]
 
 
-def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: legal.Listing) -> list[Action]:
+def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: Listing) -> list[Action]:
     """Casting any copy of one card in the hand (the rules are asked about the first)."""
     spec = game.pool.get(name)
     actions = _cast_options(game, player, ids[0], spec, listed)
     return [a.model_copy(update={"card": card_id}) for card_id in ids for a in actions]
 
 
-def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: legal.Listing,
-                  flashback: bool = False) -> list[Action]:
-    from bridge.cards import Card
+def _cast_options(
+    game: Game, player: str, card_id: str, spec: object, listed: Listing, flashback: bool = False
+) -> list[Action]:
+    from bridge.model.cards import Card
+
     assert isinstance(spec, Card)
     if card_id in listed.cast_now:
         # the rules judged it whole
         return _ways_to_pay(game, player, card_id, [Cast(card=card_id, by=player, flashback=flashback)], listed)
-    xs = range(0, MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
+    xs = range(MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
     modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
     kicks = [False, True] if spec.kicker else [False]
     buybacks = [False, True] if spec.buyback else [False]
     out: list[Action] = []
     for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
-        item = StackObject(id=card_id, card=spec.name, controller=player, x=x, mode=mode, kicked=kicked,
-                           buyback=buyback, flashback=flashback)
-        for targets in stack.target_choices(game, item, "casting"):
-            cast = Cast(card=card_id, by=player, targets=targets, x=x, mode=mode, kicked=kicked, buyback=buyback,
-                        flashback=flashback)
+        item = StackObject(
+            id=card_id,
+            card=spec.name,
+            controller=player,
+            x=x,
+            mode=mode,
+            kicked=kicked,
+            buyback=buyback,
+            flashback=flashback,
+        )
+        for targets in target_choices(game, item, "casting"):
+            cast = Cast(
+                card=card_id,
+                by=player,
+                targets=targets,
+                x=x,
+                mode=mode,
+                kicked=kicked,
+                buyback=buyback,
+                flashback=flashback,
+            )
             if spec.sacrifice_cost is None:
                 out.append(cast)
                 continue
@@ -226,45 +286,59 @@ def _cast_options(game: Game, player: str, card_id: str, spec: object, listed: l
     return _ways_to_pay(game, player, card_id, out, listed)
 
 
-def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: legal.Listing) -> list[Action]:
+def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: Listing) -> list[Action]:
     """CR 601.2g: where the rules say the cost may be paid in ways that leave different mana
     abilities untapped, each action paid at its least cost (no X, kicker or buyback) is offered
     once for each way (``pay``); the others are paid by default."""
     if key not in listed.payment_choices:
         return actions
-    ways = legal.payments(game, player, key)
+    ways = payments(game, player, key)
     if len(ways) < 2:
         return actions
     out: list[Action] = []
     for action in actions:
-        least = not getattr(action, "x", None) and not getattr(action, "kicked", False) \
+        least = (
+            not getattr(action, "x", None)
+            and not getattr(action, "kicked", False)
             and not getattr(action, "buyback", False)
+        )
         out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
 
 
-def _activate_options(game: Game, player: str, source: str, number: int, listed: legal.Listing) -> list[Action]:
+def _activate_options(game: Game, player: str, source: str, number: int, listed: Listing) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
     key = f"{source}/{number}"
     if (source, number) in listed.activate_now:
         return _ways_to_pay(game, player, key, [probe], listed)  # the rules judged it whole
-    ability = stack.permanent_card(game, source).activated[number - 1]
+    ability = permanent_card(game, source).activated[number - 1]
     if ability.sacrifice_cost is not None:
         # CR 602.2b, 601.2g: each permanent the player could sacrifice for the cost
         out: list[Action] = []
         for perm in listed.sacrifices.get(f"{source}/{number}", ()):
             with_cost = probe.model_copy(update={"sacrifice": [perm]})
-            item = stack.activate_object(game, with_cost)
-            if not stack.spec_targets(game, item):
+            item = activate_object(game, with_cost)
+            if not spec_targets(game, item):
                 if game.check(with_cost).legal:
                     out.append(with_cost)
                 continue
-            out += [with_cost.model_copy(update={"targets": t}) for t in stack.target_choices(game, item, "activating")
-                    if game.check(with_cost.model_copy(update={"targets": t})).legal]
+            out += [
+                with_cost.model_copy(update={"targets": t})
+                for t in target_choices(game, item, "activating")
+                if game.check(with_cost.model_copy(update={"targets": t})).legal
+            ]
         return _ways_to_pay(game, player, key, out, listed)
-    item = stack.activate_object(game, probe)
-    return _ways_to_pay(game, player, key, [Activate(source=source, ability=number, by=player, targets=t)
-                                            for t in stack.target_choices(game, item, "activating")], listed)
+    item = activate_object(game, probe)
+    return _ways_to_pay(
+        game,
+        player,
+        key,
+        [
+            Activate(source=source, ability=number, by=player, targets=t)
+            for t in target_choices(game, item, "activating")
+        ],
+        listed,
+    )
 
 
 def _attack_options(game: Game) -> list[Action]:
@@ -411,8 +485,9 @@ def describe_action(game: Game, action: Action) -> str:
     if isinstance(action, DeclareAttackers):
         return "attack with " + (", ".join(f"{d(c)} -> {d(t)}" for c, t in action.attackers.items()) or "nothing")
     if isinstance(action, DeclareBlockers):
-        return "block with " + (", ".join(f"{d(b)} -> {', '.join(d(a) for a in v)}"
-                                         for b, v in action.blockers.items()) or "nothing")
+        return "block with " + (
+            ", ".join(f"{d(b)} -> {', '.join(d(a) for a in v)}" for b, v in action.blockers.items()) or "nothing"
+        )
     return action.kind
 
 
@@ -421,8 +496,10 @@ def describe_game(game: Game) -> str:
     state = game.state
     lines = [f"turn {state.turn}, {state.active}'s {state.step} step; {state.priority_player()} has priority"]
     for p in state.players:
-        lines.append(f"{p.name}: life {p.life}, library {len(p.library)}, hand "
-                     f"{', '.join(c.card for c in p.hand) or '-'}" + (f", pool {p.mana_pool}" if p.mana_pool else ""))
+        lines.append(
+            f"{p.name}: life {p.life}, library {len(p.library)}, hand "
+            f"{', '.join(c.card for c in p.hand) or '-'}" + (f", pool {p.mana_pool}" if p.mana_pool else "")
+        )
         for perm in p.battlefield:
             flags = [f for f, on in (("tapped", perm.tapped), ("sick", perm.sick)) if on]
             if perm.attacking:
@@ -433,15 +510,20 @@ def describe_game(game: Game) -> str:
                 flags.append(f"{perm.damage} damage")
             lines.append(f"  {game.describe(perm.id or '')}" + (f" ({', '.join(flags)})" if flags else ""))
     if state.stack:
-        lines.append("stack (top first): " + ", ".join(
-            s.label() + (f" -> {', '.join(s.targets)}" if s.targets else "")
-            for s in state.stack))
+        lines.append(
+            "stack (top first): "
+            + ", ".join(s.label() + (f" -> {', '.join(s.targets)}" if s.targets else "") for s in state.stack)
+        )
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- the loop
-def play(game: Game, agents: dict[str, Agent], max_actions: int = 1000,
-         on_action: Callable[[Game, Action], None] | None = None) -> Game:
+def play(
+    game: Game,
+    agents: dict[str, Agent],
+    max_actions: int = 1000,
+    on_action: Callable[[Game, Action], None] | None = None,
+) -> Game:
     """Ask the agents until the game ends or ``max_actions`` actions were applied."""
     for _ in range(max_actions):
         if game_over(game):

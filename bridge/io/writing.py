@@ -8,7 +8,7 @@ import re
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_whole", "safe_file_name"]
+__all__ = ["safe_file_name", "write_whole"]
 
 
 def write_whole(path: Path | str, text: str) -> None:
@@ -53,5 +53,5 @@ def safe_file_name(name: str, limit: int = 120) -> str:
     safe = _UNSAFE.sub("_", name.replace(" ", "_").lower()).lstrip(".") or "_"
     if len(safe) > limit:
         digest = hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        safe = f"{safe[:limit - 11]}-{digest}"
+        safe = f"{safe[: limit - 11]}-{digest}"
     return safe

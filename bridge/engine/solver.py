@@ -28,11 +28,21 @@ from typing import NamedTuple
 import clingo
 import clingo.ast
 
-from bridge.errors import RuleModuleError
-from bridge.paths import rules_dir
+from bridge.model.errors import RuleModuleError
+from bridge.model.paths import rules_dir
 
-__all__ = ["Solution", "Session", "solve", "answer", "module_statements", "symbol", "live_statements",
-           "fact_words", "remember_facts", "unread_inputs"]
+__all__ = [
+    "Session",
+    "Solution",
+    "answer",
+    "fact_words",
+    "live_statements",
+    "module_statements",
+    "remember_facts",
+    "solve",
+    "symbol",
+    "unread_inputs",
+]
 
 
 @functools.cache
@@ -45,8 +55,7 @@ def module_statements(name: str) -> tuple[clingo.ast.AST, ...]:
     statements: list[clingo.ast.AST] = []
     messages: list[str] = []
     try:
-        clingo.ast.parse_files([str(path)], statements.append,
-                               logger=lambda code, msg: messages.append(msg))
+        clingo.ast.parse_files([str(path)], statements.append, logger=lambda code, msg: messages.append(msg))
     except RuntimeError as exc:
         raise RuleModuleError(f"rule module {name!r} does not parse: {'; '.join(messages) or exc}") from None
     return tuple(s for s in statements if s.ast_type != clingo.ast.ASTType.Comment)
@@ -60,6 +69,7 @@ class _Rule(NamedTuple):
     """What pruning needs of a rule: the signatures it may derive, those of its positive
     body atoms (each must be true for the rule to fire) with the names (constants and
     function symbols) written inside each, and every name it may put into a derived atom."""
+
     heads: tuple[Signature, ...]
     needs: tuple[tuple[Signature, frozenset[str]], ...]
     makes: frozenset[str]
@@ -72,8 +82,12 @@ def _signatures(term: clingo.ast.AST) -> list[Signature | None]:
         return [sig for alternative in term.arguments for sig in _signatures(alternative)]
     if term.ast_type == _T.Function and not term.external:
         return [(term.name, len(term.arguments))]
-    if term.ast_type == _T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function \
-            and term.symbol.name and not term.symbol.negative:
+    if (
+        term.ast_type == _T.SymbolicTerm
+        and term.symbol.type == clingo.SymbolType.Function
+        and term.symbol.name
+        and not term.symbol.negative
+    ):
         return [(term.symbol.name, len(term.symbol.arguments))]
     return [None]
 
@@ -136,8 +150,11 @@ def _rule(statement: clingo.ast.AST, parameters: frozenset[str] = frozenset()) -
         raise RuleModuleError(f"can't tell what this rule derives: {statement}")
     needs: list[tuple[Signature, frozenset[str]]] = []
     for literal in statement.body:
-        if literal.ast_type == _T.Literal and literal.sign == clingo.ast.Sign.NoSign \
-                and literal.atom.ast_type == _T.SymbolicAtom:
+        if (
+            literal.ast_type == _T.Literal
+            and literal.sign == clingo.ast.Sign.NoSign
+            and literal.atom.ast_type == _T.SymbolicAtom
+        ):
             sigs = _signatures(literal.atom.symbol)
             if len(sigs) == 1 and sigs[0] is not None:
                 words: set[str] = set()
@@ -174,13 +191,13 @@ def _module_names(name: str) -> tuple[frozenset[str], ...]:
 
 class _Program(NamedTuple):
     statements: tuple[clingo.ast.AST, ...]
-    declarations: tuple[bool, ...]             # per statement: is it a ``#defined`` declaration
-    names: tuple[frozenset[str], ...]          # per statement: the names it writes
+    declarations: tuple[bool, ...]  # per statement: is it a ``#defined`` declaration
+    names: tuple[frozenset[str], ...]  # per statement: the names it writes
     rules: tuple[_Rule | None, ...]
-    needs: tuple[tuple[Signature, ...], ...]   # per rule: the signatures of its positive body atoms
-    words: tuple[frozenset[str], ...]          # per rule: the names written in those atoms
-    vocabulary: frozenset[str]                 # every name whose presence in the facts matters
-    shows: bool                                # has it a #show statement
+    needs: tuple[tuple[Signature, ...], ...]  # per rule: the signatures of its positive body atoms
+    words: tuple[frozenset[str], ...]  # per rule: the names written in those atoms
+    vocabulary: frozenset[str]  # every name whose presence in the facts matters
+    shows: bool  # has it a #show statement
 
 
 @functools.cache
@@ -267,7 +284,7 @@ def unread_inputs(modules: tuple[str, ...]) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _unread_facts(read: frozenset[str]) -> "re.Pattern[str] | None":
+def _unread_facts(read: frozenset[str]) -> re.Pattern[str] | None:
     """A pattern of the lines that are one plain fact of an input predicate no statement
     names (no ``).`` inside the line: a line that may hold two facts is kept)."""
     unread = sorted(_input_predicates() - read)
@@ -291,8 +308,9 @@ def _read_lines(facts: str, read: frozenset[str]) -> str:
 
 
 @functools.lru_cache(maxsize=512)
-def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[tuple[clingo.ast.AST, ...],
-                                                                               frozenset[str]]:
+def live_statements(
+    modules: tuple[str, ...], words: frozenset[str]
+) -> tuple[tuple[clingo.ast.AST, ...], frozenset[str]]:
     """The statements of ``modules`` that can fire on facts whose names are ``words``.
 
     A rule can fire only when each of its positive body atoms can be true, so when its
@@ -306,7 +324,7 @@ def live_statements(modules: tuple[str, ...], words: frozenset[str]) -> tuple[tu
     (a fact of another predicate can't change an answer)."""
     program = _program(modules)
     rules = program.rules
-    have: set[object] = set(words)               # names in some atom, and ("sig", signature) derived
+    have: set[object] = set(words)  # names in some atom, and ("sig", signature) derived
     waiting: dict[object, list[int]] = {}
     missing = [0] * len(rules)
     live = [False] * len(rules)
@@ -415,13 +433,15 @@ class _Prepared(NamedTuple):
     """What a session adds to clingo: the statements kept (None: every statement of the
     modules) and the facts; the names the statements were kept for (they tell the kept
     statements, and are quicker to compare)."""
+
     statements: tuple[clingo.ast.AST, ...] | None
     facts: str
     words: frozenset[str] = frozenset()
 
 
-def _prepare(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Sequence[object]]],
-             prune: bool) -> _Prepared:
+def _prepare(
+    modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Sequence[object]]], prune: bool
+) -> _Prepared:
     # facts that hold rules could derive what the pruning takes for facts only
     if not prune or ":-" in facts or "{" in facts or ";" in facts:
         return _Prepared(None, facts)
@@ -434,7 +454,7 @@ def _prepare(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Se
     return _Prepared(statements, _read_facts(facts, read) if shows else facts, words)
 
 
-_SHARED: "dict[tuple[object, ...], Session]" = {}
+_SHARED: dict[tuple[object, ...], Session] = {}
 
 
 class Session:
@@ -445,8 +465,15 @@ class Session:
     :meth:`ground`.
     """
 
-    def __init__(self, modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (),
-                 arguments: Sequence[str] = (), prune: bool = True, _program: "_Prepared | None" = None) -> None:
+    def __init__(
+        self,
+        modules: Sequence[str],
+        facts: str,
+        parts: Iterable[tuple[str, Sequence[object]]] = (),
+        arguments: Sequence[str] = (),
+        prune: bool = True,
+        _program: _Prepared | None = None,
+    ) -> None:
         """``prune``: leave out the rules that can't fire on ``facts`` (not for a session
         that will take more modules or facts)."""
         self._modules = tuple(modules)
@@ -475,8 +502,7 @@ class Session:
         self.ground([("base", ()), *parts])
 
     @classmethod
-    def shared(cls, modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequence[object]]] = ()) \
-            -> "Session":
+    def shared(cls, modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequence[object]]] = ()) -> Session:
         """A session for a question that only solves (with literals on externals) and frees
         externals: one made earlier for the same program, the same rules kept and the same
         facts read, is given again (the facts that no rule reads may differ)."""
@@ -536,9 +562,17 @@ class Session:
         STATS.ground_seconds += time.perf_counter() - started
         self._check_warnings("grounding warned")
 
-    def solve(self, assumptions: Iterable[clingo.Symbol] = (), *, literals: Sequence[int] = (), models: int = 0,
-              optimal_only: bool = False, opt_mode: str | None = None, best: bool = False,
-              project: bool = False) -> Solution:
+    def solve(
+        self,
+        assumptions: Iterable[clingo.Symbol] = (),
+        *,
+        literals: Sequence[int] = (),
+        models: int = 0,
+        optimal_only: bool = False,
+        opt_mode: str | None = None,
+        best: bool = False,
+        project: bool = False,
+    ) -> Solution:
         """Solve.  ``models`` = 0 finds all answer sets, or for an optimization each better one up
         to the optimum.  ``best``: only the optimum matters, so when the ground program
         optimizes nothing (every answer set is as good) the first answer set is the answer;
@@ -578,24 +612,40 @@ class Session:
             self._compare(solution, assumptions, literals, models, optimal_only, opt_mode, best, project)
         return solution
 
-    def _compare(self, solution: Solution, assumptions: Iterable[clingo.Symbol], literals: Sequence[int],
-                 models: int, optimal_only: bool, opt_mode: str | None, best: bool = False,
-                 project: bool = False) -> None:
+    def _compare(
+        self,
+        solution: Solution,
+        assumptions: Iterable[clingo.Symbol],
+        literals: Sequence[int],
+        models: int,
+        optimal_only: bool,
+        opt_mode: str | None,
+        best: bool = False,
+        project: bool = False,
+    ) -> None:
         """The same question to the session with the whole modules: the same answer."""
         assert self._shadow is not None
         mine = {a.literal: a.symbol for a in self._control.symbolic_atoms if a.is_external}
         theirs = {a.symbol: a.literal for a in self._shadow._control.symbolic_atoms if a.is_external}
         shadow_literals = [theirs[mine[abs(lit)]] * (1 if lit > 0 else -1) for lit in literals]
-        other = self._shadow.solve(assumptions, literals=shadow_literals, models=models, optimal_only=optimal_only,
-                                   opt_mode=opt_mode, best=best, project=project)
+        other = self._shadow.solve(
+            assumptions,
+            literals=shadow_literals,
+            models=models,
+            optimal_only=optimal_only,
+            opt_mode=opt_mode,
+            best=best,
+            project=project,
+        )
         if solution.unoptimized or other.unoptimized:
             # any answer set is the answer: the two agree when both optimize nothing
             if solution.unoptimized != other.unoptimized or solution.satisfiable != other.satisfiable:
                 raise self._error("leaving out rules changed whether the search optimizes")
             return
         # an enumeration may come in another order; an optimization's last answer is the optimum
-        same = set(solution.models) == set(other.models) or \
-            bool(solution.models and other.models and solution.model == other.model)
+        same = set(solution.models) == set(other.models) or bool(
+            solution.models and other.models and solution.model == other.model
+        )
         if solution.satisfiable != other.satisfiable or not same:
             differ = set(solution.model) ^ set(other.model) if solution.models and other.models else "satisfiable"
             raise self._error(f"leaving out rules changed the answer: {sorted(map(str, differ))[:10]}")
@@ -641,20 +691,21 @@ class Session:
         return total
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _check_modules(modules: tuple[str, ...], parts: tuple[tuple[str, tuple[object, ...]], ...]) -> None:
     """Ground the whole modules once, without facts, so that their warnings (an undefined
     atom, an unsafe variable) are raised even though sessions leave rules out."""
     Session(modules, "", parts, prune=False)
 
 
-def solve(modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (),
-          **options: object) -> Solution:
+def solve(
+    modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (), **options: object
+) -> Solution:
     """Ground ``modules`` with ``facts`` and the given parts, and solve once."""
     return Session(modules, facts, parts).solve(**options)  # type: ignore[arg-type]
 
 
-_ANSWERS: "dict[tuple[object, ...], Solution]" = {}
+_ANSWERS: dict[tuple[object, ...], Solution] = {}
 
 
 def answer(modules: Sequence[str], facts: str) -> Solution:
@@ -671,3 +722,8 @@ def answer(modules: Sequence[str], facts: str) -> Solution:
             del _ANSWERS[next(iter(_ANSWERS))]
         _ANSWERS[key] = known
     return known
+
+
+def symbol_text(sym: clingo.Symbol) -> str:
+    """A symbol as text: a string's own characters, any other symbol as clingo writes it."""
+    return sym.string if sym.type == clingo.SymbolType.String else str(sym)

@@ -1,6 +1,6 @@
 """The limits on input, checked before any work, and the time limit of a command.
 
-An input past a limit is refused with :class:`~bridge.errors.InputError` (exit status 2 at
+An input past a limit is refused with :class:`~bridge.model.errors.InputError` (exit status 2 at
 the command line) naming the file, the place and the limit.  The README's "Limits" section
 lists them; keep the two alike.
 
@@ -18,23 +18,36 @@ import threading
 import time
 from types import FrameType
 
-__all__ = ["MAX_FILE_BYTES", "MAX_RESULTS_BYTES", "MAX_DEPTH", "MAX_INTEGER", "MAX_VALUES", "MAX_STRING",
-           "MAX_NAME", "MAX_OBJECTS", "MAX_DECK_CARDS", "MAX_PROMPT", "TIME_LIMIT_STATUS", "INTERRUPT_STATUS",
-           "TimeLimitReached", "Deadline"]
+__all__ = [
+    "INTERRUPT_STATUS",
+    "MAX_DECK_CARDS",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_INTEGER",
+    "MAX_NAME",
+    "MAX_OBJECTS",
+    "MAX_PROMPT",
+    "MAX_RESULTS_BYTES",
+    "MAX_STRING",
+    "MAX_VALUES",
+    "TIME_LIMIT_STATUS",
+    "Deadline",
+    "TimeLimitReached",
+]
 
-MAX_FILE_BYTES = 8 * 1024 * 1024        # a scenario, card, deck or game log file
-MAX_RESULTS_BYTES = 64 * 1024 * 1024    # a --results file (one short line per game)
-MAX_DEPTH = 50                          # lists and mappings inside one another
-MAX_INTEGER = 1_000_000                 # the size of a number, either sign
-MAX_VALUES = 200_000                    # values in one file, YAML aliases counted as what they stand for
-MAX_STRING = 10_000                     # characters in any text of a file
-MAX_NAME = 100                          # characters in a name: a player, an object id, a card, a deck
-MAX_OBJECTS = 1_000                     # objects in one position, in all zones and on the stack
-MAX_DECK_CARDS = 500                    # cards in one deck
-MAX_PROMPT = 1_000                      # characters of one answer typed at `mtgasp play`'s prompt
+MAX_FILE_BYTES = 8 * 1024 * 1024  # a scenario, card, deck or game log file
+MAX_RESULTS_BYTES = 64 * 1024 * 1024  # a --results file (one short line per game)
+MAX_DEPTH = 50  # lists and mappings inside one another
+MAX_INTEGER = 1_000_000  # the size of a number, either sign
+MAX_VALUES = 200_000  # values in one file, YAML aliases counted as what they stand for
+MAX_STRING = 10_000  # characters in any text of a file
+MAX_NAME = 100  # characters in a name: a player, an object id, a card, a deck
+MAX_OBJECTS = 1_000  # objects in one position, in all zones and on the stack
+MAX_DECK_CARDS = 500  # cards in one deck
+MAX_PROMPT = 1_000  # characters of one answer typed at `mtgasp play`'s prompt
 
-TIME_LIMIT_STATUS = 3                   # the exit status of a command stopped by its time limit
-INTERRUPT_STATUS = 130                  # the exit status of a command stopped by an interrupt (Ctrl-C)
+TIME_LIMIT_STATUS = 3  # the exit status of a command stopped by its time limit
+INTERRUPT_STATUS = 130  # the exit status of a command stopped by an interrupt (Ctrl-C)
 
 # How long the work may overrun its time limit, inside the solver, before the process ends
 # itself (the solver's grounding can't be stopped from Python).
@@ -45,7 +58,7 @@ class TimeLimitReached(BaseException):
     """The time limit of the work under way passed.  A ``BaseException``: it passes through
     the ``except Exception`` of code that reports a failure and goes on, like an interrupt."""
 
-    def __init__(self, seconds: "float | TimeLimitReached" = 0.0) -> None:
+    def __init__(self, seconds: float | TimeLimitReached = 0.0) -> None:
         if isinstance(seconds, TimeLimitReached):  # raised again by clingo, which passes the exception
             seconds = seconds.seconds
         self.seconds = float(seconds)
@@ -76,7 +89,7 @@ class Deadline:
     def reached(self) -> bool:
         return self.seconds > 0 and self._remaining <= 0
 
-    def __enter__(self) -> "Deadline":
+    def __enter__(self) -> Deadline:
         if self.seconds <= 0:
             return self
         self._alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
@@ -117,7 +130,7 @@ class Deadline:
         self._remaining = 0
         raise TimeLimitReached(self.seconds)
 
-    def paused(self) -> "_Pause":
+    def paused(self) -> _Pause:
         """``with deadline.paused():`` the clock stops (a person is answering)."""
         return _Pause(self)
 
@@ -134,7 +147,7 @@ class Deadline:
                     os._exit(TIME_LIMIT_STATUS)
 
 
-def _quiet_unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
+def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     """The time limit reached inside a finalizer, where Python can't raise it: nothing to
     tell (the alarm rings again where it can); anything else as Python tells it."""
     if unraisable.exc_type is not None and issubclass(unraisable.exc_type, TimeLimitReached):

@@ -21,24 +21,35 @@ import random
 import re
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bridge.agents import RandomAgent, decisions, game_over
-from bridge.cards import CardPool
-from bridge.errors import InputError, one_line, quote
-from bridge.game import Game
-from bridge.models import ZONES, GameState
-from bridge.paths import cards_dir, decks_dir
-from bridge.limits import MAX_DECK_CARDS, MAX_NAME, MAX_RESULTS_BYTES, Deadline, TimeLimitReached
-from bridge.reading import read_text, read_yaml, validation_error
-from bridge.writing import safe_file_name, write_whole
+from bridge.engine.game import Game
+from bridge.io.writing import safe_file_name, write_whole
+from bridge.model.cards import CardPool
+from bridge.model.errors import InputError, one_line, quote
+from bridge.model.limits import MAX_DECK_CARDS, MAX_NAME, MAX_RESULTS_BYTES, Deadline, TimeLimitReached
+from bridge.model.paths import cards_dir, decks_dir
+from bridge.model.reading import read_text, read_yaml, validation_error
+from bridge.model.state import ZONES, GameState
+from bridge.play.agents import RandomAgent, decisions, game_over
 
-__all__ = ["Deck", "load_deck", "shipped_decks", "start_game", "play_game", "GameResult", "InvariantError", "Task",
-           "Outcome", "run_tasks", "ResultsFile"]
+__all__ = [
+    "Deck",
+    "GameResult",
+    "InvariantError",
+    "Outcome",
+    "ResultsFile",
+    "Task",
+    "load_deck",
+    "play_game",
+    "run_tasks",
+    "shipped_decks",
+    "start_game",
+]
 
 
 class Deck(BaseModel):
@@ -67,8 +78,7 @@ class Deck(BaseModel):
         if sum(value.values()) < 40:
             raise ValueError(f"a deck has at least 40 cards, this one {sum(value.values())}")
         if sum(value.values()) > MAX_DECK_CARDS:
-            raise ValueError(f"a deck has at most {MAX_DECK_CARDS} cards (the limit), this one "
-                             f"{sum(value.values()):,}")
+            raise ValueError(f"a deck has at most {MAX_DECK_CARDS} cards (the limit), this one {sum(value.values()):,}")
         return value
 
     def card_list(self) -> list[str]:
@@ -106,8 +116,9 @@ def check_cards(deck: Deck, pool: CardPool | None = None, source: str | None = N
             pool.get(name).facts()
         except InputError as exc:
             if exc.source:  # the card's own file is wrong: name it, and the deck that holds it
-                raise InputError(f"{exc.problem} (a card of the deck {quote(deck.name)})", source=exc.source,
-                                 location=exc.location) from None
+                raise InputError(
+                    f"{exc.problem} (a card of the deck {quote(deck.name)})", source=exc.source, location=exc.location
+                ) from None
             raise exc.at(source=source, location=f"cards.{name}") from None
 
 
@@ -123,8 +134,11 @@ def random_deck(seed: int, pool: CardPool | None = None, card_set: str = "m10") 
     rng = random.Random(seed)
     entries = read_text(cards_dir() / "sets" / f"{card_set}.txt", what="the card set").splitlines()
     names = [m.group(1) for m in (re.match(r"\d+ (.+?) \| (?:playable|partial)", line) for line in entries) if m]
-    colors = {n: set(re.findall(r"[WUBRG]", pool.get(n).mana_cost or "")) for n in names
-              if n in pool and "land" not in pool.get(n).types}
+    colors = {
+        n: set(re.findall(r"[WUBRG]", pool.get(n).mana_cost or ""))
+        for n in names
+        if n in pool and "land" not in pool.get(n).types
+    }
     first, second = rng.sample(sorted(BASICS), 2)
     fitting = sorted(n for n, c in colors.items() if c <= {first, second})
     cards: dict[str, int] = {}
@@ -140,8 +154,13 @@ def shipped_decks() -> dict[str, Path]:
     return {p.stem: p for p in sorted(decks_dir().glob("*.yaml"))}
 
 
-def start_game(decks: tuple[Deck, Deck], seed: int, names: tuple[str, str] = ("alice", "bob"),
-               keep: Callable[[list[str], int], bool] | None = None, pool: CardPool | None = None) -> Game:
+def start_game(
+    decks: tuple[Deck, Deck],
+    seed: int,
+    names: tuple[str, str] = ("alice", "bob"),
+    keep: Callable[[list[str], int], bool] | None = None,
+    pool: CardPool | None = None,
+) -> Game:
     """CR 103.1-103.4, 103.7: shuffled libraries, a starting player, seven cards each and
     mulligans (each player keeps by ``keep(hand, size)``; by default a hand is kept when it
     holds two to five lands, or when it has five cards or fewer)."""
@@ -171,8 +190,13 @@ def start_game(decks: tuple[Deck, Deck], seed: int, names: tuple[str, str] = ("a
 
 
 # CR 104.3: how a game ended, by the rule by which its loser lost
-ENDINGS = {"704.5a": "life", "704.5b": "empty library", "704.5c": "poison", "104.3a": "concession",
-           "104.3e": "an effect"}
+ENDINGS = {
+    "704.5a": "life",
+    "704.5b": "empty library",
+    "704.5c": "poison",
+    "104.3a": "concession",
+    "104.3e": "an effect",
+}
 
 
 class InvariantError(AssertionError):
@@ -181,14 +205,14 @@ class InvariantError(AssertionError):
 
 @dataclass
 class GameResult:
-    winner: str | None          # a player's name, "none" for a draw, None when unfinished
-    ending: str                 # how it ended
+    winner: str | None  # a player's name, "none" for a draw, None when unfinished
+    ending: str  # how it ended
     actions: int
     turns: int
     seconds: float
     log: dict[str, object] = field(default_factory=dict)
     final: GameState | None = None
-    log_hash: str = ""          # a short hash of the game log: the same game played again has it
+    log_hash: str = ""  # a short hash of the game log: the same game played again has it
 
     @staticmethod
     def hash_log(log: dict[str, object]) -> str:
@@ -200,12 +224,19 @@ def owned_cards(state: GameState) -> dict[str, int]:
     :func:`check_invariants` holds constant."""
     counts: dict[str, int] = {}
     for player in state.players:
-        owned = sum(1 for zone in ("library", "hand", "graveyard", "exile") for c in getattr(player, zone)
-                    if not c.token and not c.copy_of_card)
+        owned = sum(
+            1
+            for zone in ("library", "hand", "graveyard", "exile")
+            for c in getattr(player, zone)
+            if not c.token and not c.copy_of_card
+        )
         # a permanent's owner is the player whose battlefield lists it (its controller may differ)
         owned += sum(1 for p in player.battlefield if not p.token)
-        owned += sum(1 for s in state.stack if s.card is not None and not s.copy_of_card
-                     and (s.controller or state.active) == player.name)
+        owned += sum(
+            1
+            for s in state.stack
+            if s.card is not None and not s.copy_of_card and (s.controller or state.active) == player.name
+        )
         counts[player.name] = owned
     return counts
 
@@ -215,8 +246,9 @@ def check_invariants(game: Game, sizes: dict[str, int]) -> None:
     state-based action pending when a player has priority (CR 115.5), life and counters
     sane."""
     state = game.state
-    ids = [o.id for p in state.players for zone in ZONES for o in getattr(p, zone)] + \
-        [s.id for s in state.stack if s.id is not None]
+    ids = [o.id for p in state.players for zone in ZONES for o in getattr(p, zone)] + [
+        s.id for s in state.stack if s.id is not None
+    ]
     if len(set(ids)) != len(ids):
         raise InvariantError(f"ids used twice: {sorted(i for i, n in Counter(ids).items() if n > 1)}")
     for name, owned in owned_cards(state).items():
@@ -226,12 +258,14 @@ def check_invariants(game: Game, sizes: dict[str, int]) -> None:
         if any(n < 0 for n in perm.counters.values()) or perm.damage < 0:
             raise InvariantError(f"{perm.id} has negative counters or damage")
     if state.priority is not None and not game_over(game) and game.state_based_actions():
-        raise InvariantError(f"state-based actions pending while {state.priority} has priority: "
-                             f"{game.state_based_actions()}")
+        raise InvariantError(
+            f"state-based actions pending while {state.priority} has priority: {game.state_based_actions()}"
+        )
 
 
-def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, check: bool = True,
-              pool: CardPool | None = None) -> GameResult:
+def play_game(
+    decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, check: bool = True, pool: CardPool | None = None
+) -> GameResult:
     """One game between random agents (seeded) to its end (CR 104) or ``max_actions``."""
     started = time.perf_counter()
     game = start_game(decks, seed, pool=pool)
@@ -247,19 +281,27 @@ def play_game(decks: tuple[Deck, Deck], seed: int, max_actions: int = 1000, chec
     winner = game.winner()
     reasons = {ENDINGS.get(p.lost_by or "", "other") for p in game.state.players if p.lost}
     ending = "unfinished" if winner is None else reasons.pop() if len(reasons) == 1 else "several"
-    return GameResult(winner=winner, ending=ending if winner != "none" else "draw", actions=len(game.log),
-                      turns=game.state.turn, seconds=time.perf_counter() - started, log=(log := game.game_log()),
-                      final=game.state, log_hash=GameResult.hash_log(log))
+    return GameResult(
+        winner=winner,
+        ending=ending if winner != "none" else "draw",
+        actions=len(game.log),
+        turns=game.state.turn,
+        seconds=time.perf_counter() - started,
+        log=(log := game.game_log()),
+        final=game.state,
+        log_hash=GameResult.hash_log(log),
+    )
 
 
 @dataclass(frozen=True)
 class Task:
     """One game to play: the pair of decks, the seed and where its log goes."""
+
     decks: tuple[Deck, Deck]
     seed: int
     max_actions: int
     log_dir: str | None = None
-    time_limit: float | None = None     # seconds; the game stops unfinished (not a result) past it
+    time_limit: float | None = None  # seconds; the game stops unfinished (not a result) past it
 
     def log_path(self) -> Path | None:
         """The game log's file in ``log_dir``: named after the decks and the seed, made safe
@@ -274,6 +316,7 @@ class Task:
 class Outcome:
     """A game played by :func:`run_tasks`: its result (without the log and the final state),
     or what went wrong."""
+
     task: Task
     result: GameResult | None
     failure: str | None = None
@@ -295,18 +338,28 @@ def _run_task(task: Task) -> Outcome:
             write_whole(path, json.dumps(result.log))
         except OSError as exc:
             return Outcome(task, None, f"the game log can't be written to {path}: {exc.strerror or exc}")
-    return Outcome(task, GameResult(winner=result.winner, ending=result.ending, actions=result.actions,
-                                    turns=result.turns, seconds=result.seconds, log_hash=result.log_hash))
+    return Outcome(
+        task,
+        GameResult(
+            winner=result.winner,
+            ending=result.ending,
+            actions=result.actions,
+            turns=result.turns,
+            seconds=result.seconds,
+            log_hash=result.log_hash,
+        ),
+    )
 
 
 # The memory (address space) a worker process may take: a game that runs away fails alone,
 # with its seed, instead of taking the machine's memory and the other games with it.
-WORKER_MEMORY = 4 * 1024 ** 3
+WORKER_MEMORY = 4 * 1024**3
 DIED = "the process playing it died (out of memory, or killed)"
 
 
 def _limit_memory() -> None:
     import resource
+
     try:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         limit = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)
@@ -327,6 +380,7 @@ def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
         return
     from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
+
     todo = deque(tasks)
     while todo:
         suspects: list[Task] = []
@@ -367,7 +421,7 @@ class ResultsFile:
     def __init__(self, path: Path, warn: Callable[[str], None] | None = None) -> None:
         self.path = path
         self.known: dict[tuple[object, ...], GameResult] = {}
-        self.lines: list[str] = []      # the file's lines, as they are, less a line cut short
+        self.lines: list[str] = []  # the file's lines, as they are, less a line cut short
         self.dropped = False
         source = str(path)
         if path.is_dir():
@@ -396,8 +450,10 @@ class ResultsFile:
                 if number == last:
                     self.dropped = True
                     if warn is not None:
-                        warn(f"{one_line(source, 200)}: line {number} was cut short (a run stopped while writing "
-                             "it): dropped, and its game is played again")
+                        warn(
+                            f"{one_line(source, 200)}: line {number} was cut short (a run stopped while writing "
+                            "it): dropped, and its game is played again"
+                        )
                     break
                 raise InputError(f"not a game result: {exc}", source=source, location=f"line {number}") from None
             self.known[key] = result
@@ -416,19 +472,28 @@ class ResultsFile:
         if missing:
             raise ValueError(f"the field {quote(missing[0])} is missing")
         key = entry["key"]
-        if not (isinstance(key, list) and len(key) == 6 and all(isinstance(k, str) for k in key[:4])
-                and all(isinstance(k, int) and not isinstance(k, bool) and abs(k) < 10 ** 24 for k in key[4:])):
+        if not (
+            isinstance(key, list)
+            and len(key) == 6
+            and all(isinstance(k, str) for k in key[:4])
+            and all(isinstance(k, int) and not isinstance(k, bool) and abs(k) < 10**24 for k in key[4:])
+        ):
             raise ValueError("the field 'key' is not [deck, its hash, deck, its hash, seed, action limit]")
         for name, kinds in (("winner", (str, type(None))), ("ending", (str,)), ("log", (str,))):
             if name in entry and not isinstance(entry[name], kinds):
                 raise ValueError(f"the field {quote(name)} is not text")
         for name in ("actions", "turns", "seconds"):
             value = entry[name]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 10 ** 12:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 10**12:
                 raise ValueError(f"the field {quote(name)} is not a number of at least 0")
-        return tuple(key), GameResult(winner=entry["winner"], ending=entry["ending"], actions=int(entry["actions"]),
-                                      turns=int(entry["turns"]), seconds=float(entry["seconds"]),
-                                      log_hash=entry.get("log", ""))
+        return tuple(key), GameResult(
+            winner=entry["winner"],
+            ending=entry["ending"],
+            actions=int(entry["actions"]),
+            turns=int(entry["turns"]),
+            seconds=float(entry["seconds"]),
+            log_hash=entry.get("log", ""),
+        )
 
     @staticmethod
     def key(task: Task) -> tuple[object, ...]:
@@ -443,9 +508,15 @@ class ResultsFile:
         """Add a finished game: the file is written again whole (a temporary file, then a
         rename), so that it never holds part of a line."""
         self.known[self.key(task)] = result
-        entry = {"key": list(self.key(task)), "winner": result.winner, "ending": result.ending,
-                 "actions": result.actions, "turns": result.turns, "seconds": round(result.seconds, 3),
-                 "log": result.log_hash}
+        entry = {
+            "key": list(self.key(task)),
+            "winner": result.winner,
+            "ending": result.ending,
+            "actions": result.actions,
+            "turns": result.turns,
+            "seconds": round(result.seconds, 3),
+            "log": result.log_hash,
+        }
         self.lines.append(json.dumps(entry))
         write_whole(self.path, "\n".join(self.lines) + "\n")
 
@@ -454,5 +525,7 @@ def summary(results: list[GameResult]) -> str:
     seconds = sum(r.seconds for r in results) or 1e-9
     actions = sum(r.actions for r in results)
     endings = Counter(r.ending for r in results)
-    return (f"{len(results)} games, {actions} actions in {seconds:.1f} s: {len(results) / seconds:.3f} games/s, "
-            f"{actions / seconds:.1f} actions/s; endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
+    return (
+        f"{len(results)} games, {actions} actions in {seconds:.1f} s: {len(results) / seconds:.3f} games/s, "
+        f"{actions / seconds:.1f} actions/s; endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items()))
+    )

@@ -8,26 +8,21 @@ mana abilities activate, with each color (CR 115.1, 117.1a, 605.3a): priority, t
 activating a mana ability are judged whole there, and so is casting a spell or activating an
 ability with nothing to choose (no target, mode, X, optional or additional cost); the
 targets of the others and their exact payment are judged as each is tried
-(``stack.legal_targets``).
+(:func:`bridge.engine.acting.legal_targets`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import clingo
 
-from bridge import stack
-from bridge.facts import asp_string
-from bridge.models import STEPS
-from bridge.solver import Session, unread_inputs
-
-if TYPE_CHECKING:
-    from bridge.game import Game
-
-__all__ = ["Listing", "listing", "payments"]
+from bridge.engine.acting import ACTING, MANA_COLORS
+from bridge.engine.board import Board
+from bridge.engine.facts import asp_string
+from bridge.engine.solver import Session, unread_inputs
+from bridge.model.state import STEPS
 
 
 @dataclass(frozen=True)
@@ -51,7 +46,7 @@ class Listing:
     sacrifices: dict[str, tuple[str, ...]]
 
 
-def listing(game: "Game", player: str) -> Listing:
+def listing(game: Board, player: str) -> Listing:
     """What ``player`` could try now: one question of the rules, a solve on a grounding of
     the position with the step, who has priority, who is listed, whose turn it is, what is
     tapped or new and the combat's declarations left open (external atoms), so that the
@@ -62,7 +57,7 @@ def listing(game: "Game", player: str) -> Listing:
     return _read_listing(model)
 
 
-def payments(game: "Game", player: str, key: str) -> list[list[str]]:
+def payments(game: Board, player: str, key: str) -> list[list[str]]:
     """The ways to pay what ``player`` could try (a card id, or ``source/number`` for an
     ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
     it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
@@ -84,8 +79,12 @@ def payments(game: "Game", player: str, key: str) -> list[list[str]]:
             if s.match("payment_source", 3):
                 kinds.setdefault(s.arguments[2].string, []).append(s.arguments[1].string)
         # sources of one kind are alike: the ones with the smallest ids are tapped
-        way = sorted(source for s in model if s.match("payment_kind", 3)
-                     for source in sorted(kinds[s.arguments[1].string])[:s.arguments[2].number])
+        way = sorted(
+            source
+            for s in model
+            if s.match("payment_kind", 3)
+            for source in sorted(kinds[s.arguments[1].string])[: s.arguments[2].number]
+        )
         if way not in ways:
             ways.append(way)
     return sorted(ways)
@@ -99,8 +98,9 @@ def _attempt_text(key: str) -> str:
     return str(clingo.Function("act", [clingo.String(source), clingo.Number(int(number))]))
 
 
-def _fixed(game: "Game", player: str, literals: "dict[tuple[str, object], int]",
-           enumerating: str | None = None) -> list[int]:
+def _fixed(
+    game: Board, player: str, literals: dict[tuple[str, object], int], enumerating: str | None = None
+) -> list[int]:
     """The open atoms of the listing grounding set as the position has them."""
     state = game.state
     fixed = {("step", state.step), ("listing", player), ("active_player", state.active)}
@@ -117,22 +117,34 @@ def _fixed(game: "Game", player: str, literals: "dict[tuple[str, object], int]",
 def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
     """The listing's shown atoms as a :class:`Listing`."""
     casts = frozenset(s.arguments[0].string for s in model if s.match("may_try_cast", 1))
-    abilities = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
-                          if s.match("may_try_activate", 2))
+    abilities = frozenset(
+        (s.arguments[0].string, s.arguments[1].number) for s in model if s.match("may_try_activate", 2)
+    )
     cast_now = frozenset(s.arguments[0].string for s in model if s.match("may_cast_now", 1))
-    activate_now = frozenset((s.arguments[0].string, s.arguments[1].number) for s in model
-                             if s.match("may_activate_now", 2))
+    activate_now = frozenset(
+        (s.arguments[0].string, s.arguments[1].number) for s in model if s.match("may_activate_now", 2)
+    )
     lands = frozenset(s.arguments[0].string for s in model if s.match("may_play_land", 1))
-    mana = tuple(sorted((s.arguments[0].string, stack.MANA_COLORS[s.arguments[1].name]) for s in model
-                        if s.match("may_activate_mana", 2)))
+    mana = tuple(
+        sorted(
+            (s.arguments[0].string, MANA_COLORS[s.arguments[1].name]) for s in model if s.match("may_activate_mana", 2)
+        )
+    )
     choices = frozenset(_attempt_key(s.arguments[0]) for s in model if s.match("may_choose_payment", 1))
     sacrifices: dict[str, list[str]] = {}
     for s in model:
         if s.match("may_sacrifice", 2):
             sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
-    return Listing(casts=casts, abilities=abilities, cast_now=cast_now, activate_now=activate_now,
-                   payment_choices=choices, lands=lands, mana=mana,
-                   sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()})
+    return Listing(
+        casts=casts,
+        abilities=abilities,
+        cast_now=cast_now,
+        activate_now=activate_now,
+        payment_choices=choices,
+        lands=lands,
+        mana=mana,
+        sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()},
+    )
 
 
 # the facts the listing grounding leaves open: the step, who has priority, who is listed, whose
@@ -140,27 +152,38 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 # which declarations this combat has made
 _OPEN = ("step(", "priority(", "active_player(", "tapped(", "sick(", "declared_in_combat(")
 _PLAYED = re.compile(r"lands_played\([^,]+, [01]\)\.$")
-_LISTING_SESSIONS: "dict[str, tuple[Session, dict[tuple[str, object], int]]]" = {}
-_SESSION_LITERALS: "dict[int, tuple[Session, dict[tuple[str, object], int]]]" = {}
+_LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], int]]] = {}
+_SESSION_LITERALS: dict[int, tuple[Session, dict[tuple[str, object], int]]] = {}
 
 
-def _listing_session(game: "Game") -> "tuple[Session, dict[tuple[str, object], int]]":
+def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], int]]:
     """The position's listing grounding, with its open atoms by (predicate, argument)."""
     state = game.state
-    unread = unread_inputs(game.modules(*stack.ACTING))
-    kept = "\n".join(line for line in game.position.facts.split("\n")
-                     if not line.startswith(_OPEN) and not _PLAYED.match(line) and line.split("(")[0] not in unread)
+    unread = unread_inputs(game.modules(*ACTING))
+    kept = "\n".join(
+        line
+        for line in game.position.facts.split("\n")
+        if not line.startswith(_OPEN) and not _PLAYED.match(line) and line.split("(")[0] not in unread
+    )
     known = _LISTING_SESSIONS.get(kept)
     if known is not None:
         return known
     names = [asp_string(p.name) for p in state.players]
     ids = [asp_string(p.id or "") for p in state.permanents()]
-    facts = kept + "\n" + " ".join(f"#external step({s})." for s in STEPS) + "\n" + \
-        " ".join(f"#external {pred}({n})." for pred in ("priority", "listing", "active_player") for n in names) + \
-        "\n" + " ".join(f"#external {flag}({o})." for flag in ("tapped", "sick") for o in ids) + "\n" + \
-        " ".join(f"#external lands_played({n}, {k})." for n in names for k in (0, 1)) + "\n" + \
-        "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
-    session = Session.shared(game.modules(*stack.ACTING), facts)
+    facts = (
+        kept
+        + "\n"
+        + " ".join(f"#external step({s})." for s in STEPS)
+        + "\n"
+        + " ".join(f"#external {pred}({n})." for pred in ("priority", "listing", "active_player") for n in names)
+        + "\n"
+        + " ".join(f"#external {flag}({o})." for flag in ("tapped", "sick") for o in ids)
+        + "\n"
+        + " ".join(f"#external lands_played({n}, {k})." for n in names for k in (0, 1))
+        + "\n"
+        + "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
+    )
+    session = Session.shared(game.modules(*ACTING), facts)
     # a session given again for another position with the same facts read has its literals
     shared = _SESSION_LITERALS.get(id(session))
     if shared is None or shared[0] is not session:

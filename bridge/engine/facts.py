@@ -11,16 +11,26 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from bridge.cards import Card, CardPool, slug
-from bridge.errors import InputError, UnknownCardError
-from bridge.models import ZONES, GameState, StackObject
+from bridge.model.cards import Card, CardPool, slug
+from bridge.model.errors import InputError, UnknownCardError
+from bridge.model.state import ZONES, GameState, StackObject
 
-__all__ = ["Position", "position_facts", "priority_facts", "asp_string", "stack_object_facts", "delayed_facts",
-           "stamps"]
+__all__ = [
+    "Position",
+    "asp_string",
+    "delayed_facts",
+    "position_facts",
+    "priority_facts",
+    "stack_object_facts",
+    "stamps",
+]
 
 # The facts of effects that apply in layers 1-6 (CR 613.1a-f).
-_LAYERED = re.compile(r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
-                      r"^card_value\([^,]+, ability, (enters_as_copy\w*|changeling)\)", re.M)
+_LAYERED = re.compile(
+    r"^does\((sk\([^)]*\)|\w+), (copies|gains_control|text|change|grant|remove|remove_all)\b|"
+    r"^card_value\([^,]+, ability, (enters_as_copy\w*|changeling)\)",
+    re.M,
+)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -34,10 +44,10 @@ class Position:
     """A validated state with the cards of its objects and its facts."""
 
     state: GameState
-    cards: dict[str, Card]          # object id -> card
+    cards: dict[str, Card]  # object id -> card
     facts: str
-    timestamps: dict[str, int]      # object id -> timestamp
-    live: str = ""                  # the facts without the cards only in hands, libraries and graveyards
+    timestamps: dict[str, int]  # object id -> timestamp
+    live: str = ""  # the facts without the cards only in hands, libraries and graveyards
 
     @functools.cached_property
     def layered(self) -> bool:
@@ -95,8 +105,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 cards[item.id] = pool.get(item.card)
             except UnknownCardError as exc:
                 raise exc.at(location=f"state.stack[{k}]") from None
-    out: list[str] = [f"turn({state.turn}).", f"step({state.step}).",
-                      f"active_player({asp_string(state.active)})."]
+    out: list[str] = [f"turn({state.turn}).", f"step({state.step}).", f"active_player({asp_string(state.active)})."]
     if state.combat_damage_dealt:
         out.append("combat_damage_dealt.")
     if state.combat_damage_prevented:
@@ -133,7 +142,9 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out.append(f"cant_cast_spells({p}).")
         if player.skip_turns:
             out.append(f"skip_turns({p}, {player.skip_turns}).")
-        out += [f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())]
+        out += [
+            f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())
+        ]
         out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
         out += [f"declines({p}, {asp_string(src)})." for src in player.declines]
         if player.damage_prevented:
@@ -162,7 +173,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     names = {p.name for p in state.players}
     used_cards: dict[str, Card] = {}
     for player in state.players:
-        for j, perm in enumerate(player.battlefield):
+        for _j, perm in enumerate(player.battlefield):
             o = asp_string(perm.id)
             card = cards[perm.id]
             used_cards[card.id] = card
@@ -176,9 +187,13 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 if perm.attached_to is not None:
                     out.append(f"phased_attached({o}, {asp_string(perm.attached_to)}).")
                 continue
-            out += [f"permanent({o}).", f"card_of({o}, {asp_string(card.id)}).",
-                    f"controller_of({o}, {asp_string(controller)}).", f"owner({o}, {asp_string(player.name)}).",
-                    f"timestamp({o}, {stamp})."]
+            out += [
+                f"permanent({o}).",
+                f"card_of({o}, {asp_string(card.id)}).",
+                f"controller_of({o}, {asp_string(controller)}).",
+                f"owner({o}, {asp_string(player.name)}).",
+                f"timestamp({o}, {stamp}).",
+            ]
             if "copy_card" in perm.chosen:  # CR 706.2: the card values a Clone copied as it entered
                 copied = pool.get(perm.chosen["copy_card"])
                 used_cards[copied.id] = copied
@@ -192,22 +207,35 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 out.append(f"frozen({o}).")
             if perm.seen_controller is not None:
                 out.append(f"seen_controller({o}, {asp_string(perm.seen_controller)}).")
-            for flag in ("tapped", "sick", "token", "face_down", "flipped", "deathtouch_damage", "struck_first",
-                         "blocked", "removed_from_combat", "attacked_this_turn"):
+            for flag in (
+                "tapped",
+                "sick",
+                "token",
+                "face_down",
+                "flipped",
+                "deathtouch_damage",
+                "struck_first",
+                "blocked",
+                "removed_from_combat",
+                "attacked_this_turn",
+            ):
                 if getattr(perm, flag):
                     out.append(f"{flag}({o}).")
             if perm.damage:
                 out.append(f"damage({o}, {perm.damage}).")
             # CR 306.5b: a planeswalker's loyalty is its number of loyalty counters, 0 included
-            out += [f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items())
-                    if n or k == "loyalty"]
+            out += [
+                f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items()) if n or k == "loyalty"
+            ]
             if perm.attached_to is not None:
                 out.append(f"attached({o}, {asp_string(perm.attached_to)}).")
             if perm.attacking is not None:
                 target = perm.attacking
                 if target in permanents and "planeswalker" not in cards[target].types:
-                    raise InputError(f"attacking {target!r}, which is not a planeswalker",
-                                     location=f"{_where(state, perm.id)}.attacking")
+                    raise InputError(
+                        f"attacking {target!r}, which is not a planeswalker",
+                        location=f"{_where(state, perm.id)}.attacking",
+                    )
                 out.append(f"attacking({o}, {asp_string(target)}).")
             if perm.band is not None:
                 out.append(f"band_label({o}, {asp_string(perm.band)}).")
@@ -231,16 +259,21 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 try:
                     source_card = pool.get(effect.source)
                 except UnknownCardError:
-                    raise InputError(f"the effect's source {effect.source!r} is neither a card nor an object "
-                                     "(an effect with no card behind it gives `text:` instead)",
-                                     location=f"{location}.source") from None
+                    raise InputError(
+                        f"the effect's source {effect.source!r} is neither a card nor an object "
+                        "(an effect with no card behind it gives `text:` instead)",
+                        location=f"{location}.source",
+                    ) from None
         elif effect.source is not None:
             source_card = cards[effect.source]
         if effect.is_empty():
             if source_card is None or source_card.effect is None:
                 name = source_card.name if source_card else effect.source
-                raise InputError(f"{name} has no effect to apply; say what the effect does "
-                                 "(grant, impose, remove, modify_pt, set_pt, ...)", location=location)
+                raise InputError(
+                    f"{name} has no effect to apply; say what the effect does "
+                    "(grant, impose, remove, modify_pt, set_pt, ...)",
+                    location=location,
+                )
             spec = source_card.effect
         stamp = effect_stamps[k - 1]
         duration = effect.duration or spec.duration or "end_of_turn"
@@ -318,10 +351,17 @@ def priority_facts(state: GameState) -> str:
     return "\n".join(out)
 
 
-def stack_object_facts(state: GameState, item: "object", position: int, cards: dict[str, Card],
-                       used_cards: dict[str, Card], pool: CardPool | None = None) -> list[str]:
+def stack_object_facts(
+    state: GameState,
+    item: object,
+    position: int,
+    cards: dict[str, Card],
+    used_cards: dict[str, Card],
+    pool: CardPool | None = None,
+) -> list[str]:
     """The facts of a spell or ability on the stack (or being put there, position 0)."""
-    from bridge.models import StackObject
+    from bridge.model.state import StackObject
+
     assert isinstance(item, StackObject)
     o = asp_string(item.id or "")
     controller = item.controller or state.active
@@ -346,8 +386,9 @@ def stack_object_facts(state: GameState, item: "object", position: int, cards: d
             if item.copied_from is not None:  # CR 706.2: an ability the source has by a copy effect
                 source_card = (pool or CardPool.default()).get(item.copied_from)
                 used_cards[source_card.id] = source_card
-            out.append(f"stack_ability({o}, {asp_string(item.source or '')}, "
-                       f"{kind}({asp_string(source_card.id)}, {number})).")
+            out.append(
+                f"stack_ability({o}, {asp_string(item.source or '')}, {kind}({asp_string(source_card.id)}, {number}))."
+            )
         if item.about is not None:
             out.append(f"stack_about({o}, {asp_string(item.about)}).")
         if item.about_controller is not None:

@@ -6,11 +6,11 @@ import functools
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["rules_dir", "cards_dir", "decks_dir"]
+__all__ = ["cards_dir", "decks_dir", "rules_dir"]
 
 
 def _data_dir(package: str) -> Path:
-    checkout = Path(__file__).resolve().parent.parent / package
+    checkout = Path(__file__).resolve().parents[2] / package
     if checkout.is_dir():
         return checkout
     try:

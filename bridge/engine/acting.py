@@ -1,0 +1,411 @@
+"""Judging what a player does with priority: casting a spell (601.2), activating an ability
+(602.2) or a mana ability (605.3), playing a land (305), passing (115.3d), choosing the
+targets of a triggered ability as it goes on the stack (603.3d); the legal targets of an
+object and the choices of targets a player has; the card whose text a permanent has (706.2).
+The rules judge (asp_rules/stack/cast.lp, mana.lp, targets.lp); this module puts the
+question and reads the verdict.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+
+import clingo
+
+from bridge.engine.board import Board, priority_step
+from bridge.engine.facts import asp_string, stack_object_facts
+from bridge.engine.solver import Session, answer
+from bridge.engine.verdict import Verdict, Violation
+from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
+from bridge.model.cards import Card, TargetSpec
+from bridge.model.errors import InputError
+from bridge.model.state import CardRef, GameState, StackObject, fresh_id
+
+ACTING = (
+    "combat/common",
+    "characteristics/players",
+    "turn/priority",
+    "stack/objects",
+    "stack/targets",
+    "stack/cast",
+    "stack/mana",
+)
+
+
+# ---------------------------------------------------------------------- finding what a player names
+def actor(state: GameState, by: str | None, where: str) -> str:
+    names = [p.name for p in state.players]
+    if by is not None and by not in names:
+        raise InputError(f"{by!r} is not a player", location=f"{where}.by")
+    return by or state.priority_player()
+
+
+def in_hand(state: GameState, player: str, card: str, where: str) -> CardRef:
+    """The card a player names in his or her hand: by id, else by card name."""
+    return in_zone(state, player, card, where, "hand")
+
+
+def in_zone(state: GameState, player: str, card: str, where: str, zone: str) -> CardRef:
+    """The card a player names in one of his or her zones: by id, else by card name."""
+    hand = getattr(state.player(player), zone)
+    for obj in hand:
+        if obj.id == card:
+            return obj
+    for obj in hand:
+        if obj.card.lower() == card.lower():
+            return obj
+    raise InputError(
+        f"{card!r} is not in {player}'s {zone} ({zone}: {', '.join(o.card for o in hand) or 'empty'})", location=where
+    )
+
+
+# ---------------------------------------------------------------------- casting and activating
+def acting_facts(game: Board, item: StackObject, marker: str, pay: list[str] | None) -> str:
+    used: dict[str, object] = {}
+    cards = dict(game.position.cards)
+    if item.card is not None and item.id not in cards:
+        cards[item.id] = game.pool.get(item.card)  # type: ignore[index]
+    lines = stack_object_facts(game.state, item, 0, cards, used, game.pool)  # type: ignore[arg-type]
+    lines += [fact for card in used.values() for fact in card.facts()]  # type: ignore[attr-defined]
+    lines.append(f"{marker}({asp_string(item.id or '')}).")
+    lines += [f"declared_pay({asp_string(s)})." for s in pay or []]
+    return game.position.facts + "\n" + "\n".join(lines)
+
+
+def judge(
+    game: Board, item: StackObject, marker: str, pay: list[str] | None, extra: Iterable[str] = ()
+) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    for s in pay or []:
+        game._require_permanent_at(s, "pay")
+    facts = acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
+    model = answer(game.modules(*ACTING), facts).model
+    return game.reader.verdict(model), model
+
+
+def cast_object(game: Board, action: Cast) -> StackObject:
+    """The spell a cast action would put on the stack (CR 601.2a)."""
+    player = actor(game.state, action.by, "cast")
+    zone = "graveyard" if action.flashback else "hand"
+    card = in_zone(game.state, player, action.card, "cast.card", zone)
+    spec = game.pool.get(card.card)
+    if (
+        {"instant", "sorcery"} & set(spec.types)
+        and not spec.resolve
+        and not spec.modes
+        and not (spec.effect and spec.targets)
+    ):
+        raise InputError(
+            f"what {spec.name} does is not in the card vocabulary yet (its text: {spec.text.strip()!r})",
+            location="cast.card",
+        )
+    for t in action.targets:
+        game._require_object(t, "cast.targets")
+    return StackObject(
+        id=card.id,
+        card=card.card,
+        controller=player,
+        targets=list(action.targets),
+        x=action.x,
+        mode=action.mode,
+        kicked=action.kicked,
+        buyback=action.buyback,
+        flashback=action.flashback,
+    )
+
+
+def check_cast(game: Board, action: Cast) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """Is casting this spell legal now (CR 601.2, 115.1a)?"""
+    item = cast_object(game, action)
+    for s in action.sacrifice:
+        game._require_permanent_at(s, "cast.sacrifice")
+    extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    return judge(game, item, "casting", action.pay, extra)
+
+
+def activate_object(game: Board, action: Activate) -> StackObject:
+    """The ability an activate action would put on the stack (CR 602.2a)."""
+    player = actor(game.state, action.by, "activate")
+    game._require_permanent_at(action.source, "activate.source")
+    for t in action.targets:
+        game._require_object(t, "activate.targets")
+    number = action.ability or 1
+    card = permanent_card(game, action.source)
+    if not action.mana and number > len(card.activated):
+        raise InputError(
+            f"{card.name} has no activated ability {number} (it has {len(card.activated)})", location="activate.ability"
+        )
+    oid = fresh_id(f"{action.source}_ability", game.state.used_ids())
+    copied = None if card.id == game.position.card(action.source).id else card.name
+    return StackObject(
+        id=oid,
+        source=action.source,
+        ability=number,
+        controller=player,
+        targets=list(action.targets),
+        x=action.x,
+        copied_from=copied,
+    )
+
+
+def check_activate(game: Board, action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """Is activating this ability legal now (CR 602.2, 602.5, 606.3, 605.3a)?"""
+    if action.mana:
+        return check_mana_ability(game, action)
+    item = activate_object(game, action)
+    for s in action.sacrifice:
+        game._require_permanent_at(s, "activate.sacrifice")
+    extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    return judge(game, item, "activating", action.pay, extra)
+
+
+MANA_LETTERS = {"white": "w", "blue": "u", "black": "b", "red": "r", "green": "g", "colorless": "c"}
+MANA_COLORS = {letter: color for color, letter in MANA_LETTERS.items()}
+
+
+def check_mana_ability(game: Board, action: Activate) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 605.3a: a mana ability of an untapped permanent its activator controls, by a player
+    with priority, naming the color of the mana when its abilities make several (the rules
+    judge it and say what mana it adds)."""
+    player = actor(game.state, action.by, "activate")
+    game._require_permanent_at(action.source, "activate.source")
+    color = MANA_LETTERS[action.color] if action.color is not None else "unnamed"
+    facts = game.position.facts + f"\nactivating_mana({asp_string(action.source)}, {asp_string(player)}, {color})."
+    model = answer(game.modules(*ACTING), facts).model
+    return game.reader.verdict(model), model
+
+
+# ---------------------------------------------------------------------- lands
+def check_play_land(game: Board, action: PlayLand) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 115.1c, 305.1-305.3: may this player play this land now?"""
+    player = actor(game.state, action.by, "play_land")
+    card = in_hand(game.state, player, action.card, "play_land.card")
+    facts = game.position.facts + f"\nplaying_land({asp_string(card.id or '')}, {asp_string(player)})."
+    model = Session(game.modules(*ACTING), facts).solve().model
+    return game.reader.verdict(model), model
+
+
+# ---------------------------------------------------------------------- priority
+def check_pass(game: Board, action: Pass) -> Verdict:
+    """CR 115.3d: only the player with priority passes."""
+    player = actor(game.state, action.by, "pass")
+    # a turn-based action still to be done is done first by its default (after_pass): the
+    # pass is then that of the player who receives priority
+    receives = priority_step(game)
+    if player == game.state.priority_player() and receives:
+        return Verdict(legal=True)
+    violation = Violation(
+        rule="115.3d",
+        objects=(player,),
+        reason="no_priority",
+        step_rule="115.1",
+        message=f"{player} doesn't have priority ({game.state.priority_player()} has)"
+        if receives
+        else f"{player} doesn't have priority (nobody has priority in the {game.state.step} step)",
+        world="declared",
+    )
+    return Verdict(legal=False, violations=(violation,))
+
+
+# ---------------------------------------------------------------- targets
+def legal_targets(game: Board, item: StackObject, marker: str) -> tuple[dict[int, list[str]], bool, bool]:
+    """Every legal target of each of the object's targets; whether it is otherwise legal
+    (timing, costs); and, for a triggered ability being put on the stack, whether the rules
+    remove it (CR 603.3d): one question, every candidate put in as a chosen target."""
+    state = game.state
+    candidates = (
+        [p.id for p in state.permanents()]
+        + [p.name for p in state.players]
+        + [s.id for s in state.stack]
+        + [c.id for p in state.players for c in p.graveyard]
+    )
+    trial = item.model_copy(update={"targets": []})
+    facts = acting_facts(game, trial, marker, None)
+    oid = asp_string(item.id or "")
+    slots = len(spec_targets(game, item))
+    facts += "\n" + "\n".join(
+        f"stack_target({oid}, {i}, {asp_string(c or '')})." for i in range(1, slots + 1) for c in candidates
+    )
+    model = answer(game.modules(*ACTING), facts).model
+    legal: dict[int, list[str]] = {i: [] for i in range(1, slots + 1)}
+    for s in model:
+        if s.match("legal_target", 3) and s.arguments[0].string == item.id:
+            legal[s.arguments[1].number].append(s.arguments[2].string)
+    other = [s for s in model if s.match("violation", 3) and s.arguments[1].name not in _TARGET_REASONS]
+    removed = any(s.match("trigger_removed", 1) for s in model)
+    return {i: sorted(v) for i, v in legal.items()}, not other, removed
+
+
+_TARGET_REASONS = frozenset(
+    {
+        "missing_target",
+        "illegal_target",
+        "extra_target",
+        "target_itself",
+        "target_shroud",
+        "target_protection",
+        "same_target_twice",
+        "sacrifice_cost_missing",
+    }
+)
+
+
+# CR 702.36a: provoke's target, "target creature defending player controls"
+PROVOKE_TARGET = TargetSpec.model_validate({"quality": "creature", "controller": "opponent"})
+
+
+def spec_targets(game: Board, item: StackObject) -> list[TargetSpec]:
+    """The targets the text of a spell or ability asks for (CR 601.2c, 602.2b, 603.3d)."""
+    if item.keyword == "provoke":
+        return [PROVOKE_TARGET]
+    if item.keyword is not None or item.delayed is not None:
+        return []
+    if item.card is not None:
+        card = game.pool.get(item.card)
+        if item.mode is not None:
+            return list(card.modes[item.mode - 1].targets)
+        return list(card.spell_targets())
+    card = ability_card(game, item)
+    if item.trigger is not None:
+        return list(card.triggered[item.trigger - 1].targets)
+    return list(card.activated[(item.ability or 1) - 1].targets)
+
+
+def target_choices(
+    game: Board, item: StackObject, marker: str, known: tuple[dict[int, list[str]], bool, bool] | None = None
+) -> Iterator[list[str]]:
+    """The choices of targets: each slot's legal targets; "up to" slots may be left out at the
+    end (CR 601.2c); slots sharing one word "target" take different ones (113.3).  None when
+    the object is illegal otherwise (timing, costs)."""
+    legal, otherwise_ok, _ = known or legal_targets(game, item, marker)
+    if not otherwise_ok:
+        return
+    specs = spec_targets(game, item)
+    slots = [legal[i] for i in sorted(legal)]
+    required = len(slots)
+    while required and getattr(specs[required - 1], "up_to", False):
+        required -= 1
+    # the first slot of each slot's word "target": "up to three target creatures" is one word
+    word = [0] * len(slots)
+    for i in range(1, len(slots)):
+        word[i] = word[i - 1] if getattr(specs[i], "same_word", False) else i
+    for n in range(required, len(slots) + 1):
+        if any(not s for s in slots[:n]):
+            continue
+        for combo in itertools.product(*slots[:n]):
+            if any(combo[i] in combo[word[i] : i] for i in range(1, n)):
+                continue
+            yield list(combo)
+
+
+def trigger_target_choices(game: Board) -> list[list[str]]:
+    """The legal choices of targets of the triggered ability waiting for them (CR 603.3d),
+    the default choice first: for each target an opponent's object or the opponent before
+    the player's own, then by id."""
+    state = game.state
+    item = state.awaiting_targets[0]
+    choices = list(target_choices(game, item, "putting_trigger"))
+    mine = item.controller or state.active
+
+    def ours(target: str) -> bool:
+        if target in {p.name for p in state.players}:
+            return target == mine
+        perm = next((p for p in state.permanents() if p.id == target), None)
+        return perm is not None and state.controller_of(perm) == mine
+
+    return sorted(choices, key=lambda c: [(ours(t), t) for t in c])
+
+
+def check_choose_targets(game: Board, action: ChooseTargets) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 603.3d, 601.2c: the targets of the triggered ability waiting for them, chosen by
+    its controller: the rules judge them."""
+    state = game.state
+    waiting = state.awaiting_targets[0] if state.awaiting_targets else None
+    player = (
+        actor(state, action.by, "choose_targets")
+        if action.by
+        else (waiting.controller if waiting is not None and waiting.controller else state.active)
+    )
+    if waiting is None or waiting.id != action.ability or player != (waiting.controller or state.active):
+        words = f"{game.describe(action.ability)} is not a triggered ability waiting for {player} to choose its targets"
+        violation = Violation(
+            rule="603.3d",
+            objects=(action.ability,),
+            message=words,
+            reason="not_awaiting_targets",
+            step_rule="603.3",
+            world="declared",
+        )
+        return Verdict(legal=False, violations=(violation,)), frozenset()
+    for t in action.targets:
+        game._require_object(t, "choose_targets.targets")
+    item = waiting.model_copy(update={"targets": list(action.targets)})
+    return judge(game, item, "putting_trigger", None)
+
+
+def awaiting_flow_violation(game: Board) -> Verdict | None:
+    """CR 603.3b, 603.3d: while a triggered ability waits for its controller to choose its
+    targets, nobody acts before it is on the stack."""
+    state = game.state
+    if not state.awaiting_targets:
+        return None
+    item = state.awaiting_targets[0]
+    who = item.controller or state.active
+    words = f"{who} first chooses the targets of {item.label()} as it is put on the stack"
+    violation = Violation(
+        rule="603.3d",
+        objects=(item.id or "",),
+        message=words,
+        reason="awaiting_targets",
+        step_rule="603.3b",
+        world="declared",
+    )
+    return Verdict(legal=False, violations=(violation,))
+
+
+def default_target_choice(game: Board) -> ChooseTargets | None:
+    """The default choice of the triggered ability waiting for its targets, if one waits."""
+    if not game.state.awaiting_targets:
+        return None
+    item = game.state.awaiting_targets[0]
+    return ChooseTargets(ability=item.id or "", targets=trigger_target_choices(game)[0], by=item.controller)
+
+
+def ability_card(game: Board, item: StackObject) -> Card:
+    """The card whose ability a stack object is: the source's own, or the card it copies
+    (CR 706.2: a Clone has the copied card's abilities)."""
+    if item.copied_from is not None:
+        return game.pool.get(item.copied_from)
+    return game.position.card(item.source or "")
+
+
+def permanent_card(game: Board, object_id: str) -> Card:
+    """The card whose text a permanent has: its own, or for a copy the card the rules say its
+    copiable values come from (CR 706.2-706.3: ``text_card/2``; a Clone whose original has
+    left keeps the card of the values it took)."""
+    card = game.position.card(object_id)
+    if not _COPYING.search(game.position.live):
+        return card
+    text = _text_cards(game).get(object_id)
+    return game.pool.get(text) if text is not None and text != card.id else card
+
+
+# the facts of a position in which some object may be a copy (CR 706)
+_COPYING = re.compile(r"\bcopies\(|ability, enters_as_copy")
+
+
+# the text cards of the permanents of the positions asked last, by position
+_TEXT_CARDS: dict[int, tuple[object, dict[str, str]]] = {}
+
+
+def _text_cards(game: Board) -> dict[str, str]:
+    """The card each permanent's text comes from, as the rules say (asked once a position)."""
+    known = _TEXT_CARDS.get(id(game.position))
+    if known is not None and known[0] is game.position:
+        return known[1]
+    cards = {oid: ch.text_card for oid, ch in game.all_characteristics().items() if ch.text_card is not None}
+    if len(_TEXT_CARDS) >= 32:
+        del _TEXT_CARDS[next(iter(_TEXT_CARDS))]
+    _TEXT_CARDS[id(game.position)] = (game.position, cards)
+    return cards

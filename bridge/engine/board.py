@@ -1,0 +1,703 @@
+"""A position and the questions the rules answer about it.
+
+A :class:`Board` holds a frozen :class:`~bridge.model.state.GameState` and its facts; it asks
+the rule modules what each permanent is (613), whether a declaration of attackers or
+blockers, a damage assignment order or an assignment of combat damage is legal and which
+rules it breaks (508.1, 509.1-509.3, 510.1), the legal declarations (lazy views that count
+and list them), the state-based actions that apply (704.5) and what the turn does next, who
+has priority (115).  The sets of rule modules each question loads are named here.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import clingo
+
+from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
+from bridge.engine.solver import Session, remember_facts, symbol_text
+from bridge.engine.updates import steps_key
+from bridge.engine.verdict import Verdict, ViolationReader
+from bridge.model.actions import (
+    Action,
+    Activate,
+    Advance,
+    AssignDamage,
+    Cast,
+    ChooseOrder,
+    ChooseTargets,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    NextStep,
+    OrderAttackers,
+    OrderBlockers,
+    Pass,
+    PlayLand,
+    RemoveFromCombat,
+    StateBasedActions,
+)
+from bridge.model.cards import CardPool
+from bridge.model.errors import InputError
+from bridge.model.scenario import Scenario, load_scenario
+from bridge.model.state import STEPS as ALL_STEPS
+from bridge.model.state import GameState
+
+CHARACTERISTICS = ("inputs", "characteristics/effects", "characteristics/final")
+LAYERS = ("characteristics/layers", "characteristics/dependency", "characteristics/locking", "characteristics/text")
+PT = ("characteristics/pt",)
+ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
+BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
+ORDER = ("combat/common", "combat/order")
+DAMAGE = ("combat/common", "combat/damage_assignment")
+DEALING = ("combat/damage_dealing",)
+DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
+TURN = ("combat/common", "characteristics/players", "turn/control", "turn/steps")
+
+
+# the state-based actions (regeneration replacing destruction) and the delayed triggered
+# abilities whose moment a step is: asked in the turn's session with the steps
+SBA = ("sba", "regeneration", "stack/delayed")
+
+
+COMBAT_STEPS = (
+    "beginning_of_combat",
+    "declare_attackers",
+    "declare_blockers",
+    "first_strike_damage",
+    "combat_damage",
+    "end_of_combat",
+)
+
+
+DECLARED = clingo.Function("declared")
+SEARCH = clingo.Function("search")
+PRIORITY = ("inputs", "turn/priority")
+
+
+@functools.cache
+def citations() -> dict[str, tuple[str, str]]:
+    """reason -> (specific rule, step rule), from ``combat/citations.lp``."""
+    model = Session(("combat/citations",), "").solve().model
+    return {s.arguments[0].name: (s.arguments[1].string, s.arguments[2].string) for s in model if s.match("cites", 3)}
+
+
+@dataclass(frozen=True)
+class Characteristics:
+    """An object's characteristics as the rules compute them (CR 109.3)."""
+
+    id: str
+    name: str
+    types: tuple[str, ...]
+    subtypes: tuple[str, ...]
+    supertypes: tuple[str, ...]
+    colors: tuple[str, ...]
+    abilities: tuple[str, ...]
+    power: int | None
+    toughness: int | None
+    loyalty: int | None
+    controller: str
+    text_card: str | None = None  # the card whose text it has (CR 706.2: a copy's is what it copies)
+
+
+@dataclass(frozen=True)
+class PlayerCharacteristics:
+    """What effects make of a player: abilities (CR 613.9) and maximum hand size (402.2)."""
+
+    name: str
+    abilities: tuple[str, ...]
+    max_hand_size: int | str
+
+
+# The facts of the positions seen last (states are immutable: the same object has the same
+# facts), so that the games made on one state share them.
+_POSITIONS: dict[int, tuple[GameState, CardPool, Position]] = {}
+
+
+# The state-based actions question answered last, by position (priority and passes aside:
+# they change nothing it asks about), with the card pool it was asked with (an entry counts
+# only for that very pool: another pool's cards may differ).
+_SBA_ANSWERS: dict[str, tuple[CardPool, frozenset[clingo.Symbol]]] = {}
+
+
+# The groundings of positions with the step left open, by position without its step (and pool).
+_TurnSession = tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]
+
+
+_TURN_SESSIONS: dict[str, tuple[CardPool, _TurnSession]] = {}
+
+
+def _position(state: GameState, pool: CardPool) -> Position:
+    known = _POSITIONS.get(id(state))
+    if known is not None and known[0] is state and known[1] is pool:
+        remember_facts(known[2].facts)
+        return known[2]
+    position = position_facts(state, pool)
+    remember_facts(position.facts)
+    if len(_POSITIONS) >= 64:
+        del _POSITIONS[next(iter(_POSITIONS))]
+    _POSITIONS[id(state)] = (state, pool, position)
+    return position
+
+
+def partial_cards(state: GameState, pool: CardPool) -> dict[str, str]:
+    """The cards of a position (in any zone, on the stack, behind its effects) whose files
+    leave part of their printed text out, by name, with what they leave out (``missing``):
+    that part does nothing in a game."""
+    names = {
+        c.card
+        for p in state.players
+        for zone in ("library", "hand", "graveyard", "exile", "battlefield")
+        for c in getattr(p, zone)
+    }
+    names |= {s.card for s in state.stack if s.card is not None}
+    names |= {e.source for e in state.effects if e.source is not None and e.source in pool}
+    return {name: card.missing for name in sorted(names) if (card := pool.get(name)).missing}
+
+
+class Board:
+    """A position of a two-player game and the questions the rules answer about it: what each
+    permanent is (613), whether a declaration, an order or an assignment of combat damage is
+    legal and why not (508.1, 509.1-509.3, 510.1), the legal declarations, the state-based
+    actions that apply (704.5) and what the turn does next.  A :class:`~bridge.engine.game.Game`
+    is a board that also applies actions."""
+
+    def __init__(self, state: GameState, pool: CardPool | None = None) -> None:
+        self.pool = pool or CardPool.default()
+        self._set_state(state)
+
+    @classmethod
+    def from_state(cls, state: GameState | Mapping[str, object], pool: CardPool | None = None) -> Board:
+        """A game at a position (a :class:`GameState` or its mapping)."""
+        if not isinstance(state, GameState):
+            state = GameState.model_validate(state)
+        return cls(state, pool)
+
+    @classmethod
+    def from_scenario(cls, scenario: object, pool: CardPool | None = None) -> Board:
+        """A game at a scenario's position (a :class:`Scenario` or a file path)."""
+        if not isinstance(scenario, Scenario):
+            scenario = load_scenario(Path(str(scenario)))
+        return cls(scenario.state, pool)
+
+    def _set_state(self, state: GameState) -> None:
+        known = getattr(self, "_known_steps", None)
+        if known is not None and known[0] is not state:
+            self._known_steps = None
+        self.state = state
+        self.position: Position = _position(state, self.pool)
+        self.reader = ViolationReader(citations(), self.describe)
+        self._block_checker: DeclarationChecker | None = None
+        self._attack_checker: DeclarationChecker | None = None
+        # verdicts on casting, activating and playing a land here (an action listed as legal
+        # and then taken is judged once)
+        self._flow_verdicts: dict[str, tuple[Verdict, frozenset[clingo.Symbol]]] = {}
+
+    def modules(self, *area: str, pt: bool = True, layers: bool = False) -> tuple[str, ...]:
+        """The rule modules a question about this position needs: the characteristics (with
+        the states of layers 1-6 only when some effect applies in them or ``layers`` asks for
+        them, and layer 7 unless the question never reads power and toughness), then ``area``
+        (``sba`` with ``replacement``, whose answers on losing the game it reads)."""
+        if "sba" in area and "replacement" not in area:
+            area = ("replacement", *area)
+        layered = layers or self.position.layered
+        return (*CHARACTERISTICS, *(LAYERS if layered else ()), *(PT if pt else ()), *area)
+
+    def describe(self, object_id: str) -> str:
+        """An object as people read it: ``Craw Wurm (wurm)``."""
+        return self.position.describe(object_id)
+
+    def characteristics(self, object_id: str) -> Characteristics:
+        """What a permanent is now, after every continuous effect."""
+        return self.all_characteristics()[self._require_permanent(object_id)]
+
+    def all_characteristics(self) -> dict[str, Characteristics]:
+        """The characteristics of every permanent."""
+        model = Session((*self.modules(), "characteristics/show"), self.position.facts).solve().model
+        values: dict[str, dict[str, list[object]]] = {}
+        for sym in model:
+            obj = symbol_text(sym.arguments[0])
+            values.setdefault(obj, {}).setdefault(sym.name, []).append(
+                sym.arguments[1].number
+                if sym.arguments[1].type == clingo.SymbolType.Number
+                else symbol_text(sym.arguments[1])
+            )
+        out = {}
+        for perm in self.state.permanents():
+            v = values.get(perm.id, {})
+            out[perm.id] = Characteristics(
+                id=perm.id,
+                name=str((v.get("has_name") or [""])[0]),
+                types=tuple(sorted(map(str, v.get("has_type", [])))),
+                subtypes=tuple(sorted(map(str, v.get("has_subtype", [])))),
+                supertypes=tuple(sorted(map(str, v.get("has_supertype", [])))),
+                colors=tuple(sorted(map(str, v.get("has_color", [])))),
+                abilities=tuple(sorted(map(str, v.get("has_ability", [])))),
+                power=(v.get("power") or [None])[0],  # type: ignore[arg-type]
+                toughness=(v.get("toughness") or [None])[0],  # type: ignore[arg-type]
+                loyalty=(v.get("loyalty") or [None])[0],  # type: ignore[arg-type]
+                controller=str((v.get("controller") or [""])[0]),
+                text_card=(v.get("text_card") or [None])[0],
+            )  # type: ignore[arg-type]
+        return out
+
+    def player_characteristics(self, name: str) -> PlayerCharacteristics:
+        """A player's abilities (CR 613.9) and maximum hand size (CR 613.10, 402.2)."""
+        if name not in {p.name for p in self.state.players}:
+            raise InputError(f"no player is called {name!r}")
+        model = Session(self.modules("characteristics/players"), self.position.facts).solve().model
+        abilities = sorted(
+            str(s.arguments[1]) for s in model if s.match("player_has", 2) and s.arguments[0].string == name
+        )
+        hand = next(s.arguments[1] for s in model if s.match("max_hand_size", 2) and s.arguments[0].string == name)
+        size: int | str = hand.number if hand.type == clingo.SymbolType.Number else str(hand)
+        return PlayerCharacteristics(name=name, abilities=tuple(abilities), max_hand_size=size)
+
+    def _require_permanent(self, object_id: str) -> str:
+        if not any(p.id == object_id for p in self.state.permanents()):
+            raise InputError(f"no permanent has the id {object_id!r}")
+        return object_id
+
+    def _require_permanent_at(self, object_id: str, where: str) -> None:
+        if not any(p.id == object_id for p in self.state.permanents()):
+            raise InputError(f"no permanent has the id {object_id!r}", location=where)
+
+    def _require_object(self, object_id: str, where: str) -> None:
+        if object_id not in self.state.object_ids() and object_id not in {p.name for p in self.state.players}:
+            raise InputError(f"no object has the id {object_id!r}", location=where)
+
+    def check(self, action: Action) -> Verdict:
+        """Is ``action`` legal here?  The verdict names each rule it breaks."""
+        self._require_ids(action)
+        if isinstance(action, DeclareBlockers):
+            if self._block_checker is not None:
+                return self._block_checker.check(action)
+            return check_fresh(self, "block", block_facts(action))
+        if isinstance(action, DeclareAttackers):
+            if self._attack_checker is not None:
+                return self._attack_checker.check(action)
+            return check_fresh(self, "attack", attack_facts(action))
+        if isinstance(action, (OrderBlockers, OrderAttackers)):
+            return self._check_order(action)
+        if isinstance(action, AssignDamage):
+            return self._check_damage(action)
+        if isinstance(action, NextStep):
+            if self.state.step not in COMBAT_STEPS:
+                raise InputError(
+                    f"next_step moves through the steps of the combat phase; the {self.state.step} step is outside it"
+                )
+            return Verdict(legal=True)
+        if isinstance(action, Concede):
+            if action.by not in {p.name for p in self.state.players}:
+                raise InputError(f"{action.by!r} is not a player", location="concede")
+            return Verdict(legal=True)
+        if isinstance(action, ChooseOrder):
+            if action.by not in {p.name for p in self.state.players}:
+                raise InputError(f"{action.by!r} is not a player", location="choose_order")
+            chosen = [x for source, targets in (action.trigger_targets or {}).items() for x in (source, *targets)]
+            chosen += [x for pair in (action.sources or {}).items() for x in pair]
+            for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
+                if source != "prevention_shield":
+                    self._require_object(source, "choose_order")
+            return Verdict(legal=True)
+        if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
+            return Verdict(legal=True)
+        if isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets)):
+            return self._check_flow(action)[0]
+        raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
+
+    def _require_ids(self, action: Action) -> None:
+        """Every id an action names must be an object or a player."""
+        if isinstance(action, DeclareBlockers):
+            for b, attackers in action.blockers.items():
+                self._require_object(b, "declare_blockers")
+                for a in attackers:
+                    self._require_object(a, f"declare_blockers.{b}")
+        elif isinstance(action, DeclareAttackers):
+            for c, target in action.attackers.items():
+                self._require_object(c, "declare_attackers")
+                self._require_object(target, f"declare_attackers.{c}")
+            for band in action.bands:
+                for c in band:
+                    self._require_object(c, "declare_attackers.bands")
+        elif isinstance(action, AssignDamage):
+            for source, targets in action.assignments.items():
+                self._require_object(source, "assign_damage")
+                for target in targets:
+                    self._require_object(target, f"assign_damage.{source}")
+            for shielded, sources in action.prevent.items():
+                self._require_object(shielded, "assign_damage.prevent")
+                for source in sources:
+                    self._require_object(source, f"assign_damage.prevent.{shielded}")
+        elif isinstance(action, RemoveFromCombat):
+            for obj in action.objects:
+                self._require_permanent_at(obj, "remove_from_combat")
+
+    def _check_flow(
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets
+    ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+        """What a player does with priority is judged by a :class:`~bridge.engine.game.Game`,
+        which can also apply it."""
+        raise InputError(f"a {action.kind} action is judged by a game, not a board")
+
+    def checker(self, kind: str) -> DeclarationChecker:
+        """A checker grounded once for many declarations of ``kind`` (attack or block)."""
+        if kind == "block":
+            if self._block_checker is None:
+                self._block_checker = DeclarationChecker(self, "block")
+            return self._block_checker
+        if self._attack_checker is None:
+            self._attack_checker = DeclarationChecker(self, "attack")
+        return self._attack_checker
+
+    def _check_order(self, action: OrderBlockers | OrderAttackers) -> Verdict:
+        facts = []
+        pred = "declared_blocker_order" if isinstance(action, OrderBlockers) else "declared_attacker_order"
+        for creature, order in action.orders.items():
+            self._require_object(creature, action.kind)
+            for pos, other in enumerate(order, start=1):
+                self._require_object(other, f"{action.kind}.{creature}")
+                facts.append(f"{pred}({asp_string(creature)}, {asp_string(other)}, {pos}).")
+        model = Session(self.modules(*ORDER, pt=False), self.position.facts + "\n" + "\n".join(facts)).solve().model
+        return self.reader.verdict(model)
+
+    def _check_damage(self, action: AssignDamage, deal: bool = False):  # type: ignore[no-untyped-def]
+        self._require_ids(action)
+        facts = [
+            f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount})."
+            for source, targets in action.assignments.items()
+            for target, amount in targets.items()
+        ]
+        facts += [
+            f"declared_prevention({asp_string(shielded)}, {asp_string(source)}, {amount})."
+            for shielded, sources in action.prevent.items()
+            for source, amount in sources.items()
+        ]
+        dealing = deal or bool(action.prevent)
+        modules = self.modules(*DAMAGE, *(DEALING if dealing else ()))
+        session = Session(
+            modules,
+            self.position.facts + "\n" + "\n".join(facts),
+            [("damage_assignment", (DECLARED,)), *(DEALING_PARTS if dealing else ())],
+        )
+        model = session.solve().model
+        verdict = self.reader.verdict(model)
+        return (verdict, model) if deal else verdict
+
+    def legal_damage_assignments(self, creature: str) -> list[dict[str, int]]:
+        """Every legal assignment of a creature's combat damage (CR 510.1), the other
+        creatures assigning theirs by default (lethal damage to each in order)."""
+        self._require_permanent(creature)
+        session = Session(
+            self.modules(*DAMAGE),
+            self.position.facts + f"\ndamage_chooser({asp_string(creature)}).",
+            [("damage_assignment", (SEARCH,)), ("damage_search", ())],
+        )
+        found = []
+        for model in session.solve(models=0).models:
+            found.append(
+                {
+                    s.arguments[2].string: s.arguments[3].number
+                    for s in model
+                    if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string == creature
+                }
+            )
+        return sorted(found, key=lambda d: sorted(d.items()))
+
+    def state_based_actions(self) -> list[tuple[str, str]]:
+        """The state-based actions that apply now (CR 704.5), as (action, rule) pairs."""
+        return sorted((str(action), rule) for action, rule in self._sba())
+
+    def _sba(self) -> list[tuple[clingo.Symbol, str]]:
+        return [(s.arguments[0], s.arguments[1].string) for s in self._sba_model() if s.match("sba", 2)]
+
+    def _sba_model(self) -> frozenset[clingo.Symbol]:
+        """The state-based actions question; the same grounding answers the turn's questions:
+        the next step, the turn-based actions of this one (CR 703) and whether it is skipped."""
+        key = steps_key(self.state)
+        known = _SBA_ANSWERS.get(key)
+        if known is not None and known[0] is self.pool:
+            return known[1]
+        session, steps, tapped = self._turn_session()
+        literals = [lit if args == (self.state.step,) else -lit for args, lit in steps.items()]
+        now_tapped = {(p.id,) for p in self.state.permanents() if p.tapped}
+        literals += [lit if args in now_tapped else -lit for args, lit in tapped.items()]
+        model = session.solve(literals=literals).model
+        if len(_SBA_ANSWERS) >= 64:
+            del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
+        _SBA_ANSWERS[key] = (self.pool, model)
+        return model
+
+    def _turn_session(self) -> tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]:
+        """The position grounded with the step and which permanents are tapped left open (an
+        external atom for each step and for each permanent being tapped): a turn whose steps
+        change nothing else, or only what is tapped (mana paid, the untap step), is answered
+        by one grounding."""
+        key = steps_key(self.state.model_copy(update={"step": "untap"}))
+        cached = _TURN_SESSIONS.get(key)
+        if cached is not None and cached[0] is self.pool:
+            return cached[1]
+        step_fact = f"step({self.state.step})."
+        # who has priority is no part of the key: these questions don't read it
+        facts = (
+            "\n".join(
+                line
+                for line in self.position.facts.split("\n")
+                if line != step_fact and not line.startswith(("tapped(", "priority(", "passed("))
+            )
+            + "\n"
+            + " ".join(f"#external step({s})." for s in ALL_STEPS)
+            + "\n"
+            + "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
+        )
+        session = Session.shared(self.modules(*SBA, *TURN), facts)
+        known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
+        if len(_TURN_SESSIONS) >= 8:
+            del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
+        _TURN_SESSIONS[key] = (self.pool, known)
+        return known
+
+    def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
+        """The next step's query on a state (reused when state-based actions just answered it)."""
+        known = getattr(self, "_known_steps", None)
+        if known is not None and known[0] is state:
+            return known[1]
+        return Board(state, self.pool)._sba_model()
+
+    @property
+    def legal_attacks(self) -> LegalAttacks:
+        """The legal declarations of attackers here (a lazy view)."""
+        return LegalAttacks(self)
+
+    @property
+    def legal_blocks(self) -> LegalBlocks:
+        """The legal declarations of blockers here (a lazy view)."""
+        return LegalBlocks(self)
+
+    def blocker_orders(self, attacker: str) -> list[list[str]]:
+        """Every damage assignment order of an attacker's blockers (CR 509.2)."""
+        return self._orders("blocker_order", self._require_permanent(attacker))
+
+    def attacker_orders(self, blocker: str) -> list[list[str]]:
+        """Every damage assignment order of the attackers a creature blocks (CR 509.3)."""
+        return self._orders("attacker_order", self._require_permanent(blocker))
+
+    def _orders(self, pred: str, creature: str) -> list[list[str]]:
+        session = Session(self.modules(*ORDER, pt=False), self.position.facts, [("order_choices", ())])
+        orders: set[tuple[str, ...]] = set()
+        for model in session.solve(models=0).models:
+            slots = sorted(
+                (s.arguments[2].number, s.arguments[1].string)
+                for s in model
+                if s.match(pred, 3) and s.arguments[0].string == creature
+            )
+            orders.add(tuple(o for _, o in slots))
+        return sorted(list(o) for o in orders if o)
+
+    def winner(self) -> str | None:
+        """The player who won (CR 104.2a: the other one lost), "none" for a draw, else None."""
+        lost = [p.name for p in self.state.players if p.lost]
+        if not lost:
+            return None
+        if len(lost) == len(self.state.players):
+            return "none"
+        return next(p.name for p in self.state.players if not p.lost)
+
+
+# ---------------------------------------------------------------------- declarations as facts
+def block_facts(action: DeclareBlockers) -> list[str]:
+    return [
+        f"declared_block({asp_string(b)}, {asp_string(a)})."
+        for b, attackers in action.blockers.items()
+        for a in attackers
+    ]
+
+
+def attack_facts(action: DeclareAttackers) -> list[str]:
+    facts = [f"declared_attack({asp_string(c)}, {asp_string(t)})." for c, t in action.attackers.items()]
+    for i, band in enumerate(action.bands, start=1):
+        facts += [f"declared_band({asp_string(c)}, {asp_string(f'band{i}')})." for c in band]
+    return facts
+
+
+def _modules(game: Board, kind: str) -> tuple[str, ...]:
+    return game.modules(*(ATTACK if kind == "attack" else BLOCK), pt=False)
+
+
+def _search_parts(kind: str, mode: str) -> list[tuple[str, tuple[object, ...]]]:
+    """The search world, its generation and the mode: ``always`` or ``max``."""
+    return [(kind, (SEARCH,)), (f"{kind}_search", ()), (f"{kind}_search_{mode}", ())]
+
+
+def check_fresh_model(game: Board, kind: str, facts: list[str], results: bool = False) -> frozenset[clingo.Symbol]:
+    """One declaration on a fresh grounding.  The declared world is grounded and solved
+    first; only when it leaves unobeyed a requirement some declaration could obey is the
+    search for a better declaration grounded with it and solved."""
+    modules = _modules(game, kind)[:-1] + ((f"combat/{kind}_results",) if results else ())
+    position = game.position.facts + "\n" + "\n".join(facts)
+    model = Session(modules, position, [(kind, (DECLARED,))]).solve().model
+    needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
+    if needed in model:
+        model = (
+            Session(
+                (*modules, _modules(game, kind)[-1]),
+                position,
+                [
+                    (kind, (DECLARED,)),
+                    *_search_parts(kind, "always"),
+                    (f"{kind}_judgement", ()),
+                    (f"{kind}_judgement_by_search", ()),
+                ],
+            )
+            .solve()
+            .model
+        )
+    return model
+
+
+def check_fresh(game: Board, kind: str, facts: list[str]) -> Verdict:
+    """The verdict on one declaration, on a fresh grounding."""
+    return game.reader.verdict(check_fresh_model(game, kind, facts))
+
+
+class DeclarationChecker:
+    """Many declarations of one kind on one position: the requirement maximum is found once,
+    then the position is grounded once with every possible declaration pair as an external
+    atom, and each declaration is a solve under assumptions."""
+
+    def __init__(self, game: Board, kind: str) -> None:
+        self.game = game
+        self.kind = kind
+        # CR 508.1d, 509.1c: only the maximum matters; with no requirement to obey, any legal
+        # declaration shows it (listing them all is exponential in the creatures)
+        search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve(best=True).model
+        extra = [f"known_{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
+        self._search = search
+        # with what a declaration does (combat/*_results), so that the one taken needs no grounding
+        self.session = Session(
+            (*_modules(game, kind)[:-1], f"combat/{kind}_results"),
+            game.position.facts + "\n" + "\n".join(extra),
+            [(kind, (DECLARED,)), (f"{kind}_externals", ()), (f"{kind}_judgement", ())],
+        )
+        pred = "assumed_block" if kind == "block" else "assumed_attack"
+        self._literals = self.session.free_externals(pred, 2)
+
+    def possible_pairs(self) -> set[tuple[object, ...]]:
+        """The (attacker, what it attacks) or (blocker, attacker) pairs some declaration could
+        hold: a declaration with any other pair is illegal."""
+        return set(self._literals)
+
+    def model(self, action: DeclareAttackers | DeclareBlockers) -> frozenset[clingo.Symbol] | None:
+        """The answer on one declaration (its verdict and what it does), when this grounding
+        covers it: no bands, only pairs some declaration could hold."""
+        if isinstance(action, DeclareBlockers):
+            pairs = {(b, a) for b, attackers in action.blockers.items() for a in attackers}
+        else:
+            if action.bands:
+                return None
+            pairs = set(action.attackers.items())
+        if not pairs <= self._literals.keys():
+            return None
+        return self.session.solve(
+            literals=[lit if pair in pairs else -lit for pair, lit in self._literals.items()]
+        ).model
+
+    def best(self) -> Action:
+        """A legal declaration that obeys the most requirements (CR 508.1d, 509.1c): the one
+        the maximum search found."""
+        legal = LegalBlocks if self.kind == "block" else LegalAttacks
+        return legal(self.game)._declaration(self._search)
+
+    def check(self, action: DeclareAttackers | DeclareBlockers) -> Verdict:
+        """The verdict on one declaration."""
+        model = self.model(action)
+        if model is None:
+            facts = block_facts(action) if isinstance(action, DeclareBlockers) else attack_facts(action)
+            return check_fresh(self.game, self.kind, facts)
+        return self.game.reader.verdict(model)
+
+
+# ---------------------------------------------------------------------- legal declarations
+class _LegalDeclarations:
+    kind = ""
+
+    def __init__(self, game: Board) -> None:
+        self.game = game
+
+    def _session(self) -> Session:
+        return Session(_modules(self.game, self.kind), self.game.position.facts, _search_parts(self.kind, "always"))
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def count(self) -> int:
+        """How many distinct legal declarations there are (the empty one included if legal)."""
+        return self._session().count(optimal=True)
+
+    def __iter__(self) -> Iterator[Action]:
+        session = self._session()
+        for model in session.solve(models=0, optimal_only=True, opt_mode="optN").models:
+            yield self._declaration(model)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, (DeclareAttackers, DeclareBlockers)):
+            return False
+        return self.game.checker(self.kind).check(action).legal  # type: ignore[arg-type]
+
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> Action:
+        raise NotImplementedError
+
+
+class LegalAttacks(_LegalDeclarations):
+    """The legal declarations of attackers (CR 508.1): ``in``, iteration, ``len()``."""
+
+    kind = "attack"
+
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareAttackers:
+        attackers = {
+            s.arguments[1].string: s.arguments[2].string
+            for s in model
+            if s.match("attacks", 3) and s.arguments[0] == SEARCH
+        }
+        bands: dict[str, list[str]] = {}
+        for s in model:
+            if s.match("band_member", 3) and s.arguments[0] == SEARCH:
+                bands.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
+        return DeclareAttackers(
+            attackers=dict(sorted(attackers.items())), bands=sorted(sorted(b) for b in bands.values() if len(b) > 1)
+        )
+
+
+class LegalBlocks(_LegalDeclarations):
+    """The legal declarations of blockers (CR 509.1): ``in``, iteration, ``len()``."""
+
+    kind = "block"
+
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareBlockers:
+        blocks: dict[str, list[str]] = {}
+        for s in model:
+            if s.match("blocks", 3) and s.arguments[0] == SEARCH:
+                blocks.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
+        return DeclareBlockers(blockers={b: sorted(a) for b, a in sorted(blocks.items())})
+
+
+def priority_now(game: Board) -> tuple[bool, tuple[str, ...]]:
+    """Do players receive priority in this step (CR 115.3a, 502.3, 514.3-514.3a), and which of
+    its turn-based actions are still to be done before anyone has it (115.2c, 703.3)?  The
+    rules answer (turn/priority.lp)."""
+    return _priority_answer(priority_facts(game.state))
+
+
+@functools.lru_cache(maxsize=1024)
+def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
+    model = Session(PRIORITY, facts).solve().model
+    pending = tuple(sorted(s.arguments[0].name for s in model if s.match("pending_turn_based_action", 1)))
+    return any(s.match("priority_step", 0) for s in model), pending
+
+
+def priority_step(game: Board) -> bool:
+    """Do players receive priority in this step (CR 502.3, 514.3-514.3a)?"""
+    return priority_now(game)[0]

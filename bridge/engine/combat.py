@@ -1,0 +1,222 @@
+"""Combat as actions do it: a declaration of attackers or blockers judged and made (508.1,
+509.1: tapping, costs, what triggers, 508.2, 509.4), and combat damage dealt as the rules
+computed it (510.2: damage marked, life lost and gained, wither and loyalty), then
+priority (510.3-510.4).
+"""
+
+from __future__ import annotations
+
+import clingo
+
+from bridge.engine.board import DECLARED, Board, attack_facts, block_facts, check_fresh_model
+from bridge.engine.facts import asp_string
+from bridge.engine.moves import exile_from_graveyard_instead, gain_or_draw
+from bridge.engine.priority import give_priority
+from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
+from bridge.engine.updates import update_permanents
+from bridge.engine.verdict import Verdict
+from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers
+from bridge.model.cards import CardPool
+from bridge.model.state import GameState, Player
+
+
+def deal_damage(
+    state: GameState, model: frozenset[clingo.Symbol], pool: CardPool | None = None
+) -> tuple[GameState, set[str]]:
+    """CR 510.2, 118.3: apply the results of the damage the rules computed; life gained through
+    lifelink may be replaced (614.1a), and so may damage to a player (Nefarious Lich). Returns
+    the state and the players whose life gain was replaced."""
+
+    def amounts(name: str) -> dict[str, int]:
+        return {s.arguments[0].string: s.arguments[1].number for s in model if s.match(name, 2)}
+
+    marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
+    lost, gained = amounts("life_lost"), amounts("life_gained")
+    shields = amounts("shield_left")
+    # CR 615.8: a "next time this source would deal damage" effect is used up
+    used: dict[str, set[str]] = {}
+    for s in model:
+        if s.match("prevent_next_used", 2):
+            used.setdefault(s.arguments[0].string, set()).add(s.arguments[1].string)
+    deathtouched = {s.arguments[0].string for s in model if s.match("deathtouch_damaged", 1)}
+    struck_first = {s.arguments[0].string for s in model if s.match("marks_struck_first", 1)}
+    changes: dict[str, dict[str, object]] = {}
+    for perm in state.permanents():
+        update: dict[str, object] = {}
+        if perm.id in marked:
+            update["damage"] = perm.damage + marked[perm.id]
+        if perm.id in deathtouched:
+            update["deathtouch_damage"] = True
+        if perm.id in struck_first:
+            update["struck_first"] = True
+        if perm.id in shields:
+            update["prevention_shield"] = shields[perm.id]
+        if perm.id in used:
+            update["prevent_next_from"] = [s for s in perm.prevent_next_from if s not in used[perm.id]]
+        counters = dict(perm.counters)
+        if perm.id in wither:
+            counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]
+        if perm.id in loyalty:
+            counters["loyalty"] = max(loyalty[perm.id], 0)
+        if counters != perm.counters:
+            update["counters"] = counters
+        if update:
+            changes[perm.id] = update
+    state = update_permanents(state, changes)
+    players = [
+        p.model_copy(
+            update={
+                "life": p.life - lost.get(p.name, 0),
+                "prevention_shield": shields.get(p.name, p.prevention_shield),
+                "prevent_next_from": [s for s in p.prevent_next_from if s not in used.get(p.name, set())],
+            }
+        )
+        for p in state.players
+    ]
+    state = state.model_copy(update={"players": players})
+    state = exile_from_graveyard_instead(
+        state,
+        amounts("graveyard_exile_instead"),
+        pool,
+        unable={s.arguments[0].string for s in model if s.match("graveyard_exile_impossible", 1)},
+    )
+    state, replaced = (
+        gain_or_draw(pool, state, gained)
+        if pool is not None
+        else (
+            state.model_copy(
+                update={
+                    "players": [p.model_copy(update={"life": p.life + gained.get(p.name, 0)}) for p in state.players]
+                }
+            ),
+            set(),
+        )
+    )
+    return GameState.model_validate(state.model_copy(update={"combat_damage_dealt": True}).model_dump()), replaced
+
+
+def pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 508.1g-i: pay the locked-in total from the mana pool, then by tapping untapped mana
+    sources in the order they are listed (the engine's default choice of sources)."""
+    owed = 0
+    active = state.active
+    for s in model:
+        if s.match("attack_cost_total", 2) and s.arguments[0] == DECLARED:
+            owed = s.arguments[1].number
+    if not owed:
+        return state
+    player: Player = state.player(active)
+    pool = player.mana_pool
+    symbols = [pool[i : i + 3] for i in range(0, len(pool), 3)]
+    from_pool = min(owed, len(symbols))
+    owed -= from_pool
+    sources = {s.arguments[1].string for s in model if s.match("usable_source", 2) and s.arguments[0] == DECLARED}
+    changes: dict[str, dict[str, object]] = {}
+    for perm in state.permanents():
+        if owed and perm.id in sources:
+            changes[perm.id] = {"tapped": True}
+            owed -= 1
+    state = update_permanents(state, changes)
+    players = [
+        p.model_copy(update={"mana_pool": "".join(symbols[from_pool:])}) if p.name == active else p
+        for p in state.players
+    ]
+    return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
+
+
+def judge_declaration(
+    board: Board, action: DeclareAttackers | DeclareBlockers
+) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """The verdict on a declaration of attackers or blockers and what it does, from one
+    grounding (CR 508.1, 509.1): the board's checker's when it covers the declaration, else a
+    fresh one."""
+    board._require_ids(action)
+    kind = "attack" if isinstance(action, DeclareAttackers) else "block"
+    facts = attack_facts(action) if isinstance(action, DeclareAttackers) else block_facts(action)
+    checker = board._attack_checker if kind == "attack" else board._block_checker
+    known = checker.model(action) if checker is not None else None
+    model = known if known is not None else check_fresh_model(board, kind, facts, results=True)
+    return board.reader.verdict(model), model
+
+
+def after_declaration(
+    board: Board, action: DeclareAttackers | DeclareBlockers, model: frozenset[clingo.Symbol]
+) -> GameState:
+    """CR 508.2-508.3, 509.4-509.5, 603.3b: the declaration is made, what triggered goes on the
+    stack, then the active player receives priority."""
+    state = (
+        after_attack(board, action, model)
+        if isinstance(action, DeclareAttackers)
+        else after_block(board, action, model)
+    )  # type: ignore[arg-type]
+    return give_priority(board, state, state.active, check=bool(state.pending_triggers))
+
+
+def after_attack(board: Board, action: DeclareAttackers, model: frozenset[clingo.Symbol]) -> GameState:
+    taps = {s.arguments[1].string for s in model if s.match("taps_to_attack", 2) and s.arguments[0] == DECLARED}
+    bands = {c: f"band{i}" for i, band in enumerate(action.bands, start=1) for c in band}
+    changes: dict[str, dict[str, object]] = {}
+    for creature, target in action.attackers.items():
+        changes[creature] = {
+            "attacking": target,
+            "attacked_this_turn": True,
+            "tapped": True if creature in taps else board.state.permanent(creature).tapped,
+        }
+        if creature in bands:
+            changes[creature]["band"] = bands[creature]
+    state = update_permanents(board.state, changes)
+    # CR 508.6: whether creatures were declared as attackers decides the steps to come
+    state = state.model_copy(
+        update={
+            "declared": [*state.declared, "attackers"],
+            "attacked_this_combat": state.attacked_this_combat or bool(action.attackers),
+        }
+    )
+    state = pay_attack_costs(state, model)
+    # CR 508.2a: abilities that trigger on attacking
+    events = [f"attacks({asp_string(c)})" for c in action.attackers]
+    if len(action.attackers) == 1:  # CR 506.5, 702.80b
+        events.append(f"attacks_alone({asp_string(next(iter(action.attackers)))})")
+    return triggers_on(board.pool, state, state, events)
+
+
+def after_block(board: Board, action: DeclareBlockers, model: frozenset[clingo.Symbol]) -> GameState:
+    result: dict[str, list[str]] = {}
+    for s in sorted(model, key=str):
+        if s.match("block_result", 3) and s.arguments[0] == DECLARED:
+            result.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
+    changes: dict[str, dict[str, object]] = {}
+    for blocker, attackers in action.blockers.items():
+        extra = [a for a in result.get(blocker, []) if a not in attackers]
+        changes[blocker] = {"blocking": list(attackers) + sorted(extra)}
+    state = update_permanents(board.state, changes)
+    state = state.model_copy(update={"declared": [*state.declared, "blockers"]})
+    # CR 509.4: abilities that trigger on blocking and on becoming blocked
+    blocked = sorted({a for attackers in changes.values() for a in attackers["blocking"]})  # type: ignore[union-attr]
+    events = [f"blocks({asp_string(b)})" for b in changes] + [f"becomes_blocked({asp_string(a)})" for a in blocked]
+    events += [
+        f"blocks_creature({asp_string(b)}, {asp_string(a)})"
+        for b, change in changes.items()
+        for a in change["blocking"]
+    ]  # type: ignore[union-attr]
+    return triggers_on(board.pool, state, state, events)
+
+
+def judge_damage(board: Board, action: AssignDamage) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """The verdict on an assignment of combat damage and the results of dealing it (510.1-510.2)."""
+    return board._check_damage(action, deal=True)  # type: ignore[no-any-return]
+
+
+def after_damage(board: Board, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 510.2: the combat damage is dealt as the rules said; what triggered on it waits; CR
+    510.3-510.4, 115.5: state-based actions, the abilities that triggered go on the stack, and
+    the active player receives priority."""
+    state, replaced = deal_damage(board.state, model, board.pool)
+    events = sorted(
+        f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})"
+        for s in model
+        if s.match("combat_damage_to_player", 1)
+    )
+    events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
+    state = triggers_on(board.pool, state, state, events)
+    return give_priority(Board(state, board.pool), state, state.active)

@@ -1,0 +1,285 @@
+"""The actions of a game as pydantic models: declarations, orders, damage assignments, casting,
+activating, playing a land, passing, and the flow's own (state-based actions, advancing to a
+step); ``Action`` is their union, tagged by ``kind``.  In scenario files an action is written
+``{kind: value}`` (``declare_blockers: {elves: wurm}``) or as a bare word (``pass``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from bridge.model.reading import UNION_TAGS
+from bridge.model.state import Model, Step
+
+
+class DeclareAttackers(Model):
+    """CR 508.1: attacker id -> player name or planeswalker id; ``bands`` lists bands (508.1e)."""
+
+    kind: Literal["declare_attackers"] = "declare_attackers"
+    attackers: dict[str, str]
+    bands: list[list[str]] = Field(default_factory=list)
+
+
+class DeclareBlockers(Model):
+    """CR 509.1: blocker id -> the attacker (or attackers) it blocks."""
+
+    kind: Literal["declare_blockers"] = "declare_blockers"
+    blockers: dict[str, list[str]]
+
+    @field_validator("blockers", mode="before")
+    @classmethod
+    def _lists(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: [v] if isinstance(v, str) else v for k, v in value.items()}
+        return value
+
+
+class OrderBlockers(Model):
+    """CR 509.2: attacker id -> its blockers in damage assignment order."""
+
+    kind: Literal["order_blockers"] = "order_blockers"
+    orders: dict[str, list[str]]
+
+
+class OrderAttackers(Model):
+    """CR 509.3: blocker id -> the attackers it blocks in damage assignment order."""
+
+    kind: Literal["order_attackers"] = "order_attackers"
+    orders: dict[str, list[str]]
+
+
+class StateBasedActions(Model):
+    """CR 704.3: perform state-based actions until none apply (written ``- sba``)."""
+
+    kind: Literal["sba"] = "sba"
+
+
+class AssignDamage(Model):
+    """CR 510.1: creature id -> {recipient id or player name: damage}; ``prevent`` is the
+    affected player's choice of which damage a prevention shield prevents (CR 615.7):
+    shielded id or player -> {source id: damage prevented}."""
+
+    kind: Literal["assign_damage"] = "assign_damage"
+    assignments: dict[str, dict[str, int]]
+    prevent: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+    @field_validator("assignments")
+    @classmethod
+    def _amounts(cls, value: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+        for source, targets in value.items():
+            for target, amount in targets.items():
+                if amount < 0:
+                    raise ValueError(f"{source} assigns a negative amount to {target}")
+        return value
+
+
+class RemoveFromCombat(Model):
+    """CR 506.4: an effect removes these permanents from combat."""
+
+    kind: Literal["remove_from_combat"] = "remove_from_combat"
+    objects: list[str] = Field(min_length=1)
+
+    @field_validator("objects", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Pass(Model):
+    """CR 116.3d: the player with priority passes (written ``- pass``)."""
+
+    kind: Literal["pass"] = "pass"
+    by: str | None = Field(None, description="who passes; by default the player with priority")
+
+
+class PlayLand(Model):
+    """CR 114.2a, 305.2: play a land from the hand (a special action)."""
+
+    kind: Literal["play_land"] = "play_land"
+    card: str = Field(description="the land's id, or a card name in the player's hand")
+    by: str | None = None
+
+
+class Cast(Model):
+    """CR 601.2: cast a spell from the hand: targets, X and how it is paid (``pay``: the
+    permanents tapped for mana; by default the mana pool first, then untapped sources)."""
+
+    kind: Literal["cast"] = "cast"
+    card: str = Field(description="the card's id, or a card name in the player's hand")
+    by: str | None = None
+    targets: list[str] = Field(default_factory=list)
+    x: int | None = Field(None, ge=0)
+    mode: int | None = Field(None, ge=1, description="the mode of a modal spell (1 = first)")
+    kicked: bool = Field(False, description="pay its kicker cost")
+    buyback: bool = Field(False, description="pay its buyback cost")
+    flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
+    sacrifice: list[str] = Field(default_factory=list, description="permanents sacrificed as an additional cost")
+    pay: list[str] | None = None
+
+    @field_validator("targets", "pay", "sacrifice", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Activate(Model):
+    """CR 602.2, 605.3: activate an ability of a permanent: ``ability`` 1 is its first
+    activated ability; ``mana`` activates its mana ability (CR 605) instead."""
+
+    kind: Literal["activate"] = "activate"
+    source: str
+    ability: int | None = Field(None, ge=1)
+    mana: bool = False
+    color: Literal["white", "blue", "black", "red", "green", "colorless"] | None = Field(
+        None,
+        description="the color of the mana a mana ability adds, among those its abilities make (605.3a, "
+        "106.1); it may be left out when they make one; naming it activates a mana ability",
+    )
+    by: str | None = None
+    targets: list[str] = Field(default_factory=list)
+    x: int | None = Field(None, ge=0)
+    sacrifice: list[str] = Field(default_factory=list, description="permanents sacrificed to pay its cost")
+    pay: list[str] | None = None
+
+    @field_validator("targets", "pay", "sacrifice", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _color_is_mana(cls, value: Any) -> Any:
+        if isinstance(value, dict) and value.get("color") is not None and not value.get("mana"):
+            return {**value, "mana": True}
+        return value
+
+
+class ChooseTargets(Model):
+    """CR 603.3d: the controller of a triggered ability being put on the stack chooses its
+    targets (written ``{choose_targets: {ability: kavu_trigger, targets: [elves]}}``)."""
+
+    kind: Literal["choose_targets"] = "choose_targets"
+    ability: str = Field(description="the id of the triggered ability waiting for its targets")
+    targets: list[str] = Field(default_factory=list)
+    by: str | None = None
+
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _list(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
+
+
+class Concede(Model):
+    """CR 104.3a: a player concedes the game (written ``concede: bob``)."""
+
+    kind: Literal["concede"] = "concede"
+    by: str
+
+
+class ChooseOrder(Model):
+    """A player states the order he or she will choose among replacement and prevention
+    effects (CR 616.1) and among his or her own triggered abilities that trigger at once (CR
+    603.3b), by their sources; it stands until stated again (written ``{choose_order: {by:
+    alice, replacements: [...], triggers: [...]}}``)."""
+
+    kind: Literal["choose_order"] = "choose_order"
+    by: str
+    replacements: list[str] | None = Field(
+        None,
+        description="these sources' effects apply first, in this order; "
+        "`prevention_shield` places the prevention shields (615.7), which "
+        "otherwise come first",
+    )
+    triggers: list[str] | None = Field(
+        None, description="these sources' abilities go on the stack first, in this order (so they resolve last)"
+    )
+    declines: list[str] | None = Field(None, description='the "you may" instructions of these sources are not followed')
+    trigger_targets: dict[str, list[str]] | None = Field(
+        None, description="source -> the targets chosen for its triggered abilities"
+    )
+    as_enters: dict[str, dict[str, str]] | None = Field(
+        None, description="object id -> the choices made as it enters the battlefield (copy, color, creature_type)"
+    )
+    sources: dict[str, str] | None = Field(
+        None, description="object id -> the source of damage chosen when its ability resolves (CR 615.8)"
+    )
+
+
+class Advance(Model):
+    """Players pass priority until the game reaches ``step`` (of this turn or the next);
+    choices on the way take their defaults (no attackers, no blockers, default damage)."""
+
+    kind: Literal["advance"] = "advance"
+    step: Step
+    turn: int | None = Field(None, ge=1, description="the turn to reach the step in (default: the first time)")
+
+
+class NextStep(Model):
+    """The active player's step ends and the next step of the combat phase begins, with its
+    turn-based actions (CR 506.1, 508.6, 510.5, 511.3); written ``- next_step``."""
+
+    kind: Literal["next_step"] = "next_step"
+
+
+Action = Annotated[
+    DeclareAttackers
+    | DeclareBlockers
+    | OrderBlockers
+    | OrderAttackers
+    | AssignDamage
+    | StateBasedActions
+    | RemoveFromCombat
+    | NextStep
+    | Pass
+    | PlayLand
+    | Cast
+    | Activate
+    | Advance
+    | Concede
+    | ChooseOrder
+    | ChooseTargets,
+    Field(discriminator="kind"),
+]
+# validation paths name an action's kind after its index in a list of actions
+UNION_TAGS.update(kind.model_fields["kind"].default for kind in Action.__args__[0].__args__)  # type: ignore[attr-defined]
+UNION_TAGS.update(kind.__name__ for kind in Action.__args__[0].__args__)  # type: ignore[attr-defined]
+_ACTION_FIELD = {
+    "declare_attackers": "attackers",
+    "declare_blockers": "blockers",
+    "order_blockers": "orders",
+    "order_attackers": "orders",
+    "assign_damage": "assignments",
+    "remove_from_combat": "objects",
+}
+# actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
+_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede", "choose_order", "choose_targets")
+
+
+def action_from_yaml(value: Any) -> Any:
+    """``{declare_blockers: {...}}`` -> ``{kind: declare_blockers, blockers: {...}}``.
+
+    An unknown action keeps its name as ``kind``, so validation reports it at its place.
+    """
+    if isinstance(value, dict) and "kind" not in value and len(value) == 1:
+        ((name, body),) = value.items()
+        if name in _ACTION_MAPPING:
+            if name == "advance" and isinstance(body, str):
+                return {"kind": "advance", "step": body}
+            if name == "play_land" and isinstance(body, str):
+                return {"kind": "play_land", "card": body}
+            if name in ("pass", "concede") and isinstance(body, str):
+                return {"kind": name, "by": body}
+            return {"kind": name, **body} if isinstance(body, dict) else {"kind": name}
+    if isinstance(value, dict) and "kind" not in value:
+        keys = [k for k in value if k in _ACTION_FIELD]
+        if len(keys) == 1:
+            kind = keys[0]
+            rest = {k: v for k, v in value.items() if k != kind}
+            return {"kind": kind, _ACTION_FIELD[kind]: value[kind], **rest}
+        if not keys and value:
+            return {"kind": str(next(iter(value)))}
+    if isinstance(value, str):
+        return {"kind": value}
+    return value
