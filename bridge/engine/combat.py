@@ -175,8 +175,12 @@ def after_attack(board: Board, action: DeclareAttackers, model: frozenset[clingo
     state = pay_attack_costs(state, model)
     # CR 508.2a: abilities that trigger on attacking
     events = [f"attacks({asp_string(c)})" for c in action.attackers]
-    if len(action.attackers) == 1:  # CR 506.5, 702.80b
-        events.append(f"attacks_alone({asp_string(next(iter(action.attackers)))})")
+    # CR 506.5, 702.80b: the creature the rules show attacking alone
+    events += [
+        f"attacks_alone({asp_string(s.arguments[1].string)})"
+        for s in model
+        if s.match("attacking_alone", 2) and s.arguments[0] == DECLARED
+    ]
     return triggers_on(board.pool, state, state, events)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from bridge.engine.acting import activate_object, permanent_card, spec_targets, target_choices, trigger_target_choices
-from bridge.engine.board import priority_step
+from bridge.engine.board import priority_now
 from bridge.engine.game import Game
 from bridge.engine.legal import Listing, listing, payments
 from bridge.model.actions import (
@@ -144,27 +144,18 @@ def decisions(game: Game) -> Decision:
                 for t in trigger_target_choices(game)
             ),
         )
-    fresh = not state.passed and not state.stack
-    if (
-        state.step == "declare_attackers"
-        and fresh
-        and "attackers" not in state.declared
-        and not any(p.attacking for p in state.permanents())
-    ):
+    receives, pending = priority_now(game)
+    # CR 508.1, 509.1, 115.2c: a declaration the step waits for (the rules say which) comes
+    # before anyone has priority
+    if "declare_attackers" in pending:
         few = _once(functools.partial(_attack_options, game))
         return Decision(state.active, [few, functools.partial(_every_declaration, game, "attack", few)], sample=few)
-    if (
-        state.step == "declare_blockers"
-        and fresh
-        and "blockers" not in state.declared
-        and not any(p.blocking for p in state.permanents())
-        and any(p.attacking for p in state.permanents())
-    ):
+    if "declare_blockers" in pending:
         few = _once(functools.partial(_block_options, game))
         return Decision(
             state.opponent(state.active), [few, functools.partial(_every_declaration, game, "block", few)], sample=few
         )
-    if not priority_step(game):
+    if not receives:
         # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
         # none was given; the game goes on to the next step that has it (a position can
         # begin here)
