@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -30,7 +30,8 @@ from bridge.model.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS,
 from bridge.model.scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:
-    from bridge.play.selfplay import Deck
+    from bridge.play.agents import Agent
+    from bridge.play.selfplay import Deck, GameResult, Outcome
 
 __all__ = ["main"]
 
@@ -54,7 +55,7 @@ def _show(path: object) -> str:
     return one_line(str(path), 200)
 
 
-def _fail(message: str, exc: Exception | None = None) -> None:
+def _fail(message: str, exc: Exception | None = None) -> NoReturn:
     """End the command on an error: exit 2 for bad input; exit 1 when ``exc`` is the
     engine's own failure (a rule module that can't be grounded), which no input explains."""
     if exc is not None and not isinstance(exc, InputError):
@@ -64,7 +65,7 @@ def _fail(message: str, exc: Exception | None = None) -> None:
     sys.exit(2)
 
 
-def _out_of_time(message: str) -> None:
+def _out_of_time(message: str) -> NoReturn:
     """The time limit stopped the command: say what was done, exit 3."""
     click.echo(f"stopped: {one_line(message, 1000)}", err=True)
     sys.exit(TIME_LIMIT_STATUS)
@@ -103,7 +104,8 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:  # a bad option: its value quoted on one line, shortened
-            exc.message = one_line(exc.message, 500)
+            # click marks the message final, yet it is read only when the error is shown
+            exc.message = one_line(exc.message, 500)  # type: ignore[misc]
             raise
         except KeyboardInterrupt:
             sys.stdout.flush()
@@ -385,7 +387,7 @@ def play(
             return "q"
         return answer if answer.isascii() and answer.isdigit() and len(answer) <= 9 else "?"
 
-    agents: dict[str, object] = {}
+    agents: dict[str, Agent] = {}
     for i, name in enumerate(names):
         if name in humans or opponent == "human":
             agents[name] = HumanAgent(read=read, write=click.echo)
@@ -396,7 +398,7 @@ def play(
     stopped = None
     try:
         with deadline:
-            run(game, agents, max_actions=max_actions)  # type: ignore[arg-type]
+            run(game, agents, max_actions=max_actions)
     except KeyboardInterrupt:
         if not quit_asked:
             raise  # an interrupt, not q: the command ends with its status
@@ -459,7 +461,7 @@ def _deck(name: str, shipped: dict[str, Path]) -> Deck:
     return load_deck(shipped.get(name) or Path(name))
 
 
-def _recheck(known: list, count: int, jobs: int) -> None:
+def _recheck(known: list[Outcome], count: int, jobs: int) -> None:
     """Play ``count`` recorded games again (spread evenly over them) and compare their logs."""
     from bridge.play.selfplay import run_tasks
 
@@ -472,6 +474,7 @@ def _recheck(known: list, count: int, jobs: int) -> None:
     for old, new in zip(chosen, run_tasks([o.task for o in chosen], jobs)):
         a, b = old.task.decks
         where = f"{a.name} vs {b.name}, seed {old.task.seed}"
+        assert old.result is not None  # a recorded game's
         if new.result is None:
             differ.append(f"{where}: {new.failure}")
         elif not old.result.log_hash or new.result.log_hash != old.result.log_hash:
@@ -583,7 +586,7 @@ def selfplay(
     to_play = [t for t in tasks if recorded is None or recorded.get(t) is None]
     started = time.perf_counter()
     results, failures, out_of_time = [], [], []
-    by_pair: dict[tuple[str, str], list] = {}
+    by_pair: dict[tuple[str, str], list[GameResult]] = {}
     outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, jobs)))
     for n, (outcome, old) in enumerate(outcomes, start=1):
         a, b = outcome.task.decks

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 import clingo
 
 from bridge.engine.board import Board, priority_step
-from bridge.engine.facts import asp_string, stack_object_facts
+from bridge.engine.facts import Position, asp_string, stack_object_facts
 from bridge.engine.solver import Session, answer
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
@@ -49,7 +49,7 @@ def in_hand(state: GameState, player: str, card: str, where: str) -> CardRef:
 
 def in_zone(state: GameState, player: str, card: str, where: str, zone: str) -> CardRef:
     """The card a player names in one of his or her zones: by id, else by card name."""
-    hand = getattr(state.player(player), zone)
+    hand: list[CardRef] = getattr(state.player(player), zone)
     for obj in hand:
         if obj.id == card:
             return obj
@@ -63,12 +63,12 @@ def in_zone(state: GameState, player: str, card: str, where: str, zone: str) -> 
 
 # ---------------------------------------------------------------------- casting and activating
 def acting_facts(game: Board, item: StackObject, marker: str, pay: list[str] | None) -> str:
-    used: dict[str, object] = {}
+    used: dict[str, Card] = {}
     cards = dict(game.position.cards)
-    if item.card is not None and item.id not in cards:
-        cards[item.id] = game.pool.get(item.card)  # type: ignore[index]
-    lines = stack_object_facts(game.state, item, 0, cards, used, game.pool)  # type: ignore[arg-type]
-    lines += [fact for card in used.values() for fact in card.facts()]  # type: ignore[attr-defined]
+    if item.card is not None and item.id is not None and item.id not in cards:
+        cards[item.id] = game.pool.get(item.card)
+    lines = stack_object_facts(game.state, item, 0, cards, used, game.pool)
+    lines += [fact for card in used.values() for fact in card.facts()]
     lines.append(f"{marker}({asp_string(item.id or '')}).")
     lines += [f"declared_pay({asp_string(s)})." for s in pay or []]
     return game.position.facts + "\n" + "\n".join(lines)
@@ -396,7 +396,7 @@ _COPYING = re.compile(r"\bcopies\(|ability, enters_as_copy")
 
 
 # the text cards of the permanents of the positions asked last, by position
-_TEXT_CARDS: dict[int, tuple[object, dict[str, str]]] = {}
+_TEXT_CARDS: dict[int, tuple[Position, dict[str, str]]] = {}
 
 
 def _text_cards(game: Board) -> dict[str, str]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
+from typing import Literal, Self, overload
 
 import clingo
 
@@ -112,6 +114,12 @@ class PlayerCharacteristics:
     max_hand_size: int | str
 
 
+def _number(shown: list[int | str] | None) -> int | None:
+    """The number a characteristic shows (power, toughness, loyalty), None when none."""
+    value = shown[0] if shown else None
+    return value if isinstance(value, int) else None
+
+
 # The facts of the positions seen last (states are immutable: the same object has the same
 # facts), so that the games made on one state share them.
 _POSITIONS: dict[int, tuple[GameState, CardPool, Position]] = {}
@@ -128,6 +136,8 @@ _TurnSession = tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, 
 
 
 _TURN_SESSIONS: dict[str, tuple[CardPool, _TurnSession]] = {}
+
+_KnownSteps = tuple[GameState, frozenset[clingo.Symbol]]
 
 
 def _position(state: GameState, pool: CardPool) -> Position:
@@ -165,19 +175,22 @@ class Board:
     actions that apply (704.5) and what the turn does next.  A :class:`~bridge.engine.game.Game`
     is a board that also applies actions."""
 
+    # the next step's answer on a state, when state-based actions just gave it
+    _known_steps: _KnownSteps | None
+
     def __init__(self, state: GameState, pool: CardPool | None = None) -> None:
         self.pool = pool or CardPool.default()
         self._set_state(state)
 
     @classmethod
-    def from_state(cls, state: GameState | Mapping[str, object], pool: CardPool | None = None) -> Board:
+    def from_state(cls, state: GameState | Mapping[str, object], pool: CardPool | None = None) -> Self:
         """A game at a position (a :class:`GameState` or its mapping)."""
         if not isinstance(state, GameState):
             state = GameState.model_validate(state)
         return cls(state, pool)
 
     @classmethod
-    def from_scenario(cls, scenario: object, pool: CardPool | None = None) -> Board:
+    def from_scenario(cls, scenario: Scenario | str | PathLike[str], pool: CardPool | None = None) -> Self:
         """A game at a scenario's position (a :class:`Scenario` or a file path)."""
         if not isinstance(scenario, Scenario):
             scenario = load_scenario(Path(str(scenario)))
@@ -217,7 +230,7 @@ class Board:
     def all_characteristics(self) -> dict[str, Characteristics]:
         """The characteristics of every permanent."""
         model = Session((*self.modules(), "characteristics/show"), self.position.facts).solve().model
-        values: dict[str, dict[str, list[object]]] = {}
+        values: dict[str, dict[str, list[int | str]]] = {}
         for sym in model:
             obj = symbol_text(sym.arguments[0])
             values.setdefault(obj, {}).setdefault(sym.name, []).append(
@@ -227,6 +240,7 @@ class Board:
             )
         out = {}
         for perm in self.state.permanents():
+            assert perm.id is not None  # validation gives every object an id
             v = values.get(perm.id, {})
             out[perm.id] = Characteristics(
                 id=perm.id,
@@ -236,12 +250,12 @@ class Board:
                 supertypes=tuple(sorted(map(str, v.get("has_supertype", [])))),
                 colors=tuple(sorted(map(str, v.get("has_color", [])))),
                 abilities=tuple(sorted(map(str, v.get("has_ability", [])))),
-                power=(v.get("power") or [None])[0],  # type: ignore[arg-type]
-                toughness=(v.get("toughness") or [None])[0],  # type: ignore[arg-type]
-                loyalty=(v.get("loyalty") or [None])[0],  # type: ignore[arg-type]
+                power=_number(v.get("power")),
+                toughness=_number(v.get("toughness")),
+                loyalty=_number(v.get("loyalty")),
                 controller=str((v.get("controller") or [""])[0]),
-                text_card=(v.get("text_card") or [None])[0],
-            )  # type: ignore[arg-type]
+                text_card=str(v["text_card"][0]) if v.get("text_card") else None,
+            )
         return out
 
     def player_characteristics(self, name: str) -> PlayerCharacteristics:
@@ -364,7 +378,15 @@ class Board:
         model = Session(self.modules(*ORDER, pt=False), self.position.facts + "\n" + "\n".join(facts)).solve().model
         return self.reader.verdict(model)
 
-    def _check_damage(self, action: AssignDamage, deal: bool = False):  # type: ignore[no-untyped-def]
+    @overload
+    def _check_damage(self, action: AssignDamage, deal: Literal[False] = False) -> Verdict: ...
+
+    @overload
+    def _check_damage(self, action: AssignDamage, deal: Literal[True]) -> tuple[Verdict, frozenset[clingo.Symbol]]: ...
+
+    def _check_damage(
+        self, action: AssignDamage, deal: bool = False
+    ) -> Verdict | tuple[Verdict, frozenset[clingo.Symbol]]:
         self._require_ids(action)
         facts = [
             f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount})."
@@ -462,7 +484,7 @@ class Board:
 
     def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:
         """The next step's query on a state (reused when state-based actions just answered it)."""
-        known = getattr(self, "_known_steps", None)
+        known: _KnownSteps | None = getattr(self, "_known_steps", None)
         if known is not None and known[0] is state:
             return known[1]
         return Board(state, self.pool)._sba_model()
@@ -605,7 +627,7 @@ class DeclarationChecker:
             literals=[lit if pair in pairs else -lit for pair, lit in self._literals.items()]
         ).model
 
-    def best(self) -> Action:
+    def best(self) -> DeclareAttackers | DeclareBlockers:
         """A legal declaration that obeys the most requirements (CR 508.1d, 509.1c): the one
         the maximum search found."""
         legal = LegalBlocks if self.kind == "block" else LegalAttacks
@@ -645,9 +667,9 @@ class _LegalDeclarations:
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, (DeclareAttackers, DeclareBlockers)):
             return False
-        return self.game.checker(self.kind).check(action).legal  # type: ignore[arg-type]
+        return self.game.checker(self.kind).check(action).legal
 
-    def _declaration(self, model: frozenset[clingo.Symbol]) -> Action:
+    def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareAttackers | DeclareBlockers:
         raise NotImplementedError
 
 

@@ -68,7 +68,9 @@ def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol
         changes["tapped"] = True
     if ability.loyalty is not None:
         counters = dict(source.counters)
-        counters["loyalty"] = game.characteristics(action.source).loyalty + ability.loyalty  # type: ignore[operator]
+        loyalty = game.characteristics(action.source).loyalty
+        assert loyalty is not None  # a planeswalker's: normally only they have loyalty abilities (CR 606.2)
+        counters["loyalty"] = loyalty + ability.loyalty
         changes["counters"] = counters
     state = update_permanent(state, action.source, changes)
     players = list(state.players)

@@ -42,6 +42,7 @@ def deal_damage(
     struck_first = {s.arguments[0].string for s in model if s.match("marks_struck_first", 1)}
     changes: dict[str, dict[str, object]] = {}
     for perm in state.permanents():
+        assert perm.id is not None  # validation gives every object an id
         update: dict[str, object] = {}
         if perm.id in marked:
             update["damage"] = perm.damage + marked[perm.id]
@@ -148,7 +149,7 @@ def after_declaration(
         after_attack(board, action, model)
         if isinstance(action, DeclareAttackers)
         else after_block(board, action, model)
-    )  # type: ignore[arg-type]
+    )
     return give_priority(board, state, state.active, check=bool(state.pending_triggers))
 
 
@@ -189,26 +190,24 @@ def after_block(board: Board, action: DeclareBlockers, model: frozenset[clingo.S
     for s in sorted(model, key=str):
         if s.match("block_result", 3) and s.arguments[0] == DECLARED:
             result.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
-    changes: dict[str, dict[str, object]] = {}
+    blocking: dict[str, list[str]] = {}
     for blocker, attackers in action.blockers.items():
         extra = [a for a in result.get(blocker, []) if a not in attackers]
-        changes[blocker] = {"blocking": list(attackers) + sorted(extra)}
-    state = update_permanents(board.state, changes)
+        blocking[blocker] = list(attackers) + sorted(extra)
+    state = update_permanents(board.state, {b: {"blocking": attackers} for b, attackers in blocking.items()})
     state = state.model_copy(update={"declared": [*state.declared, "blockers"]})
     # CR 509.4: abilities that trigger on blocking and on becoming blocked
-    blocked = sorted({a for attackers in changes.values() for a in attackers["blocking"]})  # type: ignore[union-attr]
-    events = [f"blocks({asp_string(b)})" for b in changes] + [f"becomes_blocked({asp_string(a)})" for a in blocked]
+    blocked = sorted({a for attackers in blocking.values() for a in attackers})
+    events = [f"blocks({asp_string(b)})" for b in blocking] + [f"becomes_blocked({asp_string(a)})" for a in blocked]
     events += [
-        f"blocks_creature({asp_string(b)}, {asp_string(a)})"
-        for b, change in changes.items()
-        for a in change["blocking"]
-    ]  # type: ignore[union-attr]
+        f"blocks_creature({asp_string(b)}, {asp_string(a)})" for b, attackers in blocking.items() for a in attackers
+    ]
     return triggers_on(board.pool, state, state, events)
 
 
 def judge_damage(board: Board, action: AssignDamage) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     """The verdict on an assignment of combat damage and the results of dealing it (510.1-510.2)."""
-    return board._check_damage(action, deal=True)  # type: ignore[no-any-return]
+    return board._check_damage(action, deal=True)
 
 
 def after_damage(board: Board, model: frozenset[clingo.Symbol]) -> GameState:

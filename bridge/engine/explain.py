@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from bridge.engine.board import DAMAGE, DECLARED, Board
+from bridge.engine.board import DAMAGE, DECLARED, Board, Characteristics
 from bridge.engine.solver import Session
 
 __all__ = ["DamageChoice", "Explanation", "Step", "explain", "explain_damage", "format_damage", "format_explanation"]
@@ -54,7 +54,7 @@ class Explanation:
     printed: dict[str, tuple[str, ...]]
     steps: tuple[Step, ...]
     power_toughness: dict[str, tuple[int, int]]
-    final: object
+    final: Characteristics
 
 
 def _text(sym: clingo.Symbol) -> str:

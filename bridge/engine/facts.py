@@ -11,7 +11,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from bridge.model.cards import Card, CardPool, slug
+from bridge.model.cards import Card, CardPool, EffectSpec, slug
 from bridge.model.errors import InputError, UnknownCardError
 from bridge.model.state import ZONES, GameState, StackObject
 
@@ -101,6 +101,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     raise exc.at(location=_where(state, obj.id)) from None
     for k, item in enumerate(state.stack):
         if item.card is not None:
+            assert item.id is not None  # validation gives every object an id
             try:
                 cards[item.id] = pool.get(item.card)
             except UnknownCardError as exc:
@@ -155,6 +156,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 out.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
         # CR 401: the library, top first (for searching)
         for pos, obj in enumerate(player.library, start=1):
+            assert obj.id is not None
             out.append(f"library_card({asp_string(obj.id)}, {p}, {pos}, {asp_string(cards[obj.id].id)}).")
         # CR 704.5d-e: tokens and copies of cards outside the battlefield
         for zone in ZONES[:-1]:
@@ -174,6 +176,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     used_cards: dict[str, Card] = {}
     for player in state.players:
         for _j, perm in enumerate(player.battlefield):
+            assert perm.id is not None
             o = asp_string(perm.id)
             card = cards[perm.id]
             used_cards[card.id] = card
@@ -250,7 +253,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for k, effect in enumerate(state.effects, start=1):
         e = f"e{k}"
         location = f"state.effects[{k - 1}]"
-        spec = effect
+        spec: EffectSpec = effect
         source_card = None
         if effect.source is not None and effect.source not in permanents:
             if effect.source in state.object_ids():
@@ -301,12 +304,12 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     out += delayed_facts(state.delayed_triggers)
     # CR 405: the stack, top first
     for k, item in enumerate(state.stack, start=1):
-        o = asp_string(item.id)  # type: ignore[arg-type]
         out += stack_object_facts(state, item, k, cards, used_cards, pool)
     live = out + [f for card in used_cards.values() for f in card.facts()]
     # the cards a player could cast or play now, or find in a library
     for player in state.players:
         for obj in [*player.hand, *player.library, *player.graveyard]:
+            assert obj.id is not None
             used_cards[cards[obj.id].id] = cards[obj.id]
     for card in used_cards.values():
         out += card.facts()
@@ -353,16 +356,13 @@ def priority_facts(state: GameState) -> str:
 
 def stack_object_facts(
     state: GameState,
-    item: object,
+    item: StackObject,
     position: int,
     cards: dict[str, Card],
     used_cards: dict[str, Card],
     pool: CardPool | None = None,
 ) -> list[str]:
     """The facts of a spell or ability on the stack (or being put there, position 0)."""
-    from bridge.model.state import StackObject
-
-    assert isinstance(item, StackObject)
     o = asp_string(item.id or "")
     controller = item.controller or state.active
     out = [f"stack_object({o}).", f"stack_controller({o}, {asp_string(controller)})."]

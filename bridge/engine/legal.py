@@ -103,7 +103,7 @@ def _fixed(
 ) -> list[int]:
     """The open atoms of the listing grounding set as the position has them."""
     state = game.state
-    fixed = {("step", state.step), ("listing", player), ("active_player", state.active)}
+    fixed: set[tuple[str, object]] = {("step", state.step), ("listing", player), ("active_player", state.active)}
     if game.position.facts.find("\npriority(") >= 0:
         fixed.add(("priority", state.priority_player()))
     fixed |= {(flag, p.id) for p in state.permanents() for flag in ("tapped", "sick") if getattr(p, flag)}

@@ -9,7 +9,7 @@ are here too, as a draw can lead to them and they to draws.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import clingo
 
@@ -20,7 +20,7 @@ from bridge.engine.replacement import sources as replacement_sources
 from bridge.engine.solver import symbol_text
 from bridge.engine.triggers import leaving_events, triggers_on
 from bridge.engine.updates import next_timestamp, remove_from_combat, update_permanent, updated
-from bridge.model.cards import COLORS, Card, CardPool
+from bridge.model.cards import COLORS, Ability, Card, CardPool
 from bridge.model.errors import InputError
 from bridge.model.state import CardRef, GameState, Permanent, StackObject, fresh_id
 
@@ -37,7 +37,7 @@ def place(state: GameState, player: str, ref: CardRef, where: str) -> GameState:
     return shuffle(state, player) if where == "library" else state
 
 
-def draw(state: GameState, player: str, n: int, pool: object = None) -> GameState:
+def draw(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
     """CR 120.1-120.2: draw from the top of the library; drawing from an empty library is
     recorded for the state-based actions (704.5b). CR 614.11, 614.11a: each draw may be
     replaced, even from an empty library, before the next."""
@@ -68,17 +68,17 @@ def draw(state: GameState, player: str, n: int, pool: object = None) -> GameStat
     state = updated(state, players=players)
     if pool is None or not drawn:
         return state
-    whens = {t.when for p in state.permanents() for t in pool.get(p.card).triggered}  # type: ignore[attr-defined]
+    whens = {t.when for p in state.permanents() for t in pool.get(p.card).triggered}
     # CR 120.1, 603.2c: each card drawn is an event ("whenever an opponent draws a card")
     events = [f"draws({asp_string(player)}, {k})" for k in range(1, drawn + 1)] if "an_opponent_draws" in whens else []
     if first and "you_reveal_this_way" in whens:
         # CR 603.10: the first card the player draws this turn (revealed by a static ability)
-        card = pool.get(first[1]).id  # type: ignore[attr-defined]
+        card = pool.get(first[1]).id
         events.append(f"first_draw({asp_string(player)}, {asp_string(first[0])}, {asp_string(card)})")
     return triggers_on(pool, state, state, events) if events else state
 
 
-def discard(state: GameState, player: str, n: int, pool: object = None) -> GameState:
+def discard(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
     """CR 701.7: the player discards n cards; the player's choice, by default the cards listed
     last in the hand. On their way to the graveyard replacement effects may send them
     elsewhere (614.1a)."""
@@ -102,7 +102,7 @@ def discard(state: GameState, player: str, n: int, pool: object = None) -> GameS
     return triggers_on(pool, state, state, [f"discards({asp_string(player)}, {k})" for k in range(1, len(going) + 1)])
 
 
-def mill(state: GameState, player: str, n: int, pool: object) -> GameState:
+def mill(state: GameState, player: str, n: int, pool: CardPool | None) -> GameState:
     """The top n cards of the player's library (all when it has fewer) go to his or her
     graveyard, top first; replacement effects may send them elsewhere (614.1a)."""
     library = state.player(player).library
@@ -149,7 +149,7 @@ def shuffled_hand(state: GameState, player: str) -> GameState:
     )
 
 
-def lose(pool: object, state: GameState, player: str) -> GameState:
+def lose(pool: CardPool | None, state: GameState, player: str) -> GameState:
     """CR 104.3e: an effect says the player loses the game; the rules show whether he or she
     can't lose (then nothing happens) or whether a replacement effect replaces the loss
     (Lich's Mirror: the player starts over, 614.1a, as 704.6 for state-based actions)."""
@@ -158,7 +158,7 @@ def lose(pool: object, state: GameState, player: str) -> GameState:
     if instead == "cant_lose":
         return state
     if instead == "restart":
-        return restart(state, player, pool)  # type: ignore[arg-type]
+        return restart(state, player, pool)
     return state.model_copy(
         update={
             "players": [
@@ -169,7 +169,7 @@ def lose(pool: object, state: GameState, player: str) -> GameState:
     )
 
 
-def return_instead_of_draw(state: GameState, player: str, pool: object = None) -> GameState:
+def return_instead_of_draw(state: GameState, player: str, pool: CardPool | None = None) -> GameState:
     """CR 614.11, 614.11a: one draw of the player, as the rules show it replaced now (each
     draw of a sequence is asked about in turn): a card returned from the graveyard to the
     hand (the player's choice; the bridge's default: the card put there last), or the game
@@ -188,7 +188,7 @@ def return_instead_of_draw(state: GameState, player: str, pool: object = None) -
     return state.model_copy(update={"players": players})
 
 
-def gain_or_draw(pool: object, state: GameState, gains: dict[str, int]) -> tuple[GameState, set[str]]:
+def gain_or_draw(pool: CardPool | None, state: GameState, gains: dict[str, int]) -> tuple[GameState, set[str]]:
     """CR 118.4 with 614.1a: each player gains the life, unless the rules show the gain
     replaced (then he or she draws that many cards instead, and those draws may be replaced
     in turn, 616.2).  Returns the state and the players whose gain was replaced (no life
@@ -207,7 +207,7 @@ def gain_or_draw(pool: object, state: GameState, gains: dict[str, int]) -> tuple
 
 
 def exile_from_graveyard_instead(
-    state: GameState, amounts: dict[str, int], pool: object = None, unable: Iterable[str] = ()
+    state: GameState, amounts: dict[str, int], pool: CardPool | None = None, unable: Iterable[str] = ()
 ) -> GameState:
     """Nefarious Lich: damage to the player was replaced by exiling that many cards from his
     or her graveyard (the player's choice; the bridge's default: those put there first); the
@@ -269,7 +269,7 @@ def restart(state: GameState, name: str, pool: CardPool | None = None) -> GameSt
     return triggers_on(pool, before, state, leaving_events(before, {p.id or "": "library" for p in owned}))
 
 
-def move_permanents(state: GameState, moves: dict[str, str], pool: object = None) -> GameState:
+def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | None = None) -> GameState:
     """Permanents leave the battlefield for their owner's zones (tokens cease to exist,
     704.5d); what was attached to them, blocked by them or attacking them is updated; with a
     card pool, the abilities that trigger on their leaving wait to go on the stack."""
@@ -283,7 +283,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: object = None
             if moves.get(perm.id or "") == "graveyard"
         ]
         tokens = frozenset(perm.id or "" for perm in before.permanents() if perm.token)
-        instead = graveyard_destinations(pool, before, going, tokens=tokens)  # type: ignore[arg-type]
+        instead = graveyard_destinations(pool, before, going, tokens=tokens)
         moves = {
             **moves,
             **{
@@ -304,26 +304,26 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: object = None
             if perm.attached_to in leaving:
                 perm = perm.model_copy(update={"attached_to": None})
             battlefield.append(perm)
-        update: dict[str, object] = {"battlefield": battlefield}
+        update: dict[str, Sequence[CardRef | Permanent]] = {"battlefield": battlefield}
         for oid, perm in leaving.items():
             if owners[oid] != player.name or perm.token:
                 continue
             ref = CardRef(id=oid, card=perm.card)
             where = moves[oid]
             if where == "put_on_top":
-                update["library"] = [ref, *update.get("library", player.library)]  # type: ignore[misc]
+                update["library"] = [ref, *update.get("library", player.library)]
             elif where in ("put_on_bottom", "shuffle_into_library"):
-                update["library"] = [*update.get("library", player.library), ref]  # type: ignore[misc]
+                update["library"] = [*update.get("library", player.library), ref]
             else:
-                update[where] = [*update.get(where, getattr(player, where)), ref]  # type: ignore[misc]
+                update[where] = [*update.get(where, getattr(player, where)), ref]
         players.append(player.model_copy(update=update))
     effects = [
         e.model_copy(update={"targets": [t for t in e.targets if t not in leaving]})
         for e in state.effects
         if not e.targets or set(e.targets) - set(leaving)
     ]
-    tokens = [oid for oid, perm in leaving.items() if perm.token]
-    after = updated(state, players=players, effects=effects, gone=[*state.gone, *tokens])
+    ceasing = [oid for oid, perm in leaving.items() if perm.token]
+    after = updated(state, players=players, effects=effects, gone=[*state.gone, *ceasing])
     for owner in sorted({owners[oid] for oid, where in moves.items() if where == "shuffle_into_library"}):
         after = shuffle(after, owner)
     if pool is None:
@@ -341,7 +341,7 @@ def create_tokens(
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
     card = game.pool.get(card_slug)
     taken = state.used_ids()
-    new = []
+    new: list[Permanent] = []
     for _ in range(n):
         oid = fresh_id(f"{card_slug}_token", taken, numbered=True)
         new.append(
@@ -432,7 +432,7 @@ def take_from_library(
     return card_to(game, state, card_id, "library", where, candidates=candidates)
 
 
-def _chooses(card: object) -> set[str]:
+def _chooses(card: Card) -> set[str]:
     """What a card's abilities ask for as it enters: a color, a creature type (614.12)."""
     needs: set[str] = set()
 
@@ -458,7 +458,7 @@ def enters_as_copy(card: Card) -> bool:
 
 
 def as_enters_choices(
-    game: Board, state: GameState, oid: str, card: object, controller: str, candidates: Mapping[str, str] | None = None
+    game: Board, state: GameState, oid: str, card: Card, controller: str, candidates: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """CR 614.1c, 614.12: the choices made as a permanent enters the battlefield: what Clone
     copies ("you may": the player's choice among the creatures the rules list in
@@ -468,7 +468,6 @@ def as_enters_choices(
     else white; the creature type most common among the player's creatures, else its own
     first; the basic land type most common among the player's lands, else plains).  The
     player's stated choices (``as_enters``) come first."""
-    assert isinstance(card, Card)
     stated = dict(state.player(controller).as_enters.get(oid, {}))
     chosen: dict[str, str] = {}
     looks_like = card
@@ -524,13 +523,14 @@ def as_enters_choices(
     return chosen
 
 
-def entering_counters(card: object, x: int) -> dict[str, int]:
+def entering_counters(card: Card, x: int) -> dict[str, int]:
     """CR 614.1c, 614.12: "enters the battlefield with N (or X) counters", read from the
     permanent as it would exist on the battlefield (its own printed abilities); X is 0 unless
     it was cast with one (107.3)."""
     counters: dict[str, int] = {}
     for ability in card.all_abilities():
-        if getattr(ability, "keyword", None) == "enters_with_counters":
+        if isinstance(ability, Ability) and ability.keyword == "enters_with_counters":
+            assert ability.counter is not None  # validation requires one
             n = x if ability.x else ability.number
             if n:
                 counters[ability.counter] = counters.get(ability.counter, 0) + n
@@ -551,7 +551,7 @@ def _owner(state: GameState, item: StackObject) -> str:
     return item.controller or state.active
 
 
-def to_zone(state: GameState, item: StackObject, zone: str, pool: object = None) -> GameState:
+def to_zone(state: GameState, item: StackObject, zone: str, pool: CardPool | None = None) -> GameState:
     """A card leaves the stack for a zone of its owner's; on its way to the graveyard,
     replacement effects may send it elsewhere (CR 614.1a, 616.1)."""
     owner = _owner(state, item)
@@ -566,7 +566,7 @@ def to_zone(state: GameState, item: StackObject, zone: str, pool: object = None)
     return updated(moved)
 
 
-def leave_stack(state: GameState, oid: str, where: str, pool: object = None) -> GameState:
+def leave_stack(state: GameState, oid: str, where: str, pool: CardPool | None = None) -> GameState:
     """An object leaves the stack (countered, CR 701.5a) for where the rules say: a zone of its
     owner's, or nowhere (it ceases to exist)."""
     if where == "none":

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import clingo
@@ -64,17 +64,17 @@ class Source:
 
 # whether a card mentions one of these abilities, for each pool (a pool's cards may differ
 # from another's; the entries go with their pool)
-_MENTIONS: weakref.WeakKeyDictionary[object, dict[str, bool]] = weakref.WeakKeyDictionary()
+_MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[str, bool]] = weakref.WeakKeyDictionary()
 
 
-def _mentions(pool: object, card: str) -> bool:
+def _mentions(pool: CardPool, card: str) -> bool:
     known = _MENTIONS.setdefault(pool, {})
     if card not in known:
-        known[card] = bool(_MAY_REPLACE.search(pool.get(card).model_dump_json()))  # type: ignore[attr-defined]
+        known[card] = bool(_MAY_REPLACE.search(pool.get(card).model_dump_json()))
     return known[card]
 
 
-def _may_have_one(pool: object, state: GameState) -> bool:
+def _may_have_one(pool: CardPool, state: GameState) -> bool:
     """Whether a permanent's card (or the card it copies) or an effect mentions one of these
     abilities at all: if not, nothing on the battlefield can replace these events and the
     rules needn't be asked."""
@@ -86,19 +86,19 @@ def _may_have_one(pool: object, state: GameState) -> bool:
     return any(_MAY_REPLACE.search(e.model_dump_json()) for e in state.effects)
 
 
-def _pool(pool: object) -> object:
+def _pool(pool: CardPool | None) -> CardPool:
     return pool if pool is not None else CardPool.default()
 
 
-def _ask(pool: object, state: GameState, extra: Iterable[str] = ()) -> frozenset[clingo.Symbol]:
+def _ask(pool: CardPool | None, state: GameState, extra: Iterable[str] = ()) -> frozenset[clingo.Symbol]:
     """The rules' answer on the state, with the question's facts (events, cards)."""
-    game = Board(state, pool)  # type: ignore[arg-type]
+    game = Board(state, pool)
     lines = list(extra)
     facts = game.position.facts + ("\n" + "\n".join(lines) if lines else "")
     return answer(game.modules(*MODULES, pt=False), facts).model
 
 
-def sources(pool: object, state: GameState) -> list[Source]:
+def sources(pool: CardPool | None, state: GameState) -> list[Source]:
     """The replacement effects the rules show on the players' events now (losing the game,
     drawing, gaining life), one for each event that some effect replaces, and the players
     who can't lose the game."""
@@ -122,7 +122,10 @@ def _instead(found: list[Source], event: str, player: str) -> str | None:
 
 
 def graveyard_destinations(
-    pool: object, state: GameState, cards: list[tuple[str, str, str, str | None]], tokens: frozenset[str] = frozenset()
+    pool: CardPool | None,
+    state: GameState,
+    cards: Sequence[tuple[str, str, str, str | None]],
+    tokens: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """CR 614.1a, 616.1: where each card (or token: ``tokens``) that would be put into its
     owner's graveyard goes, as the rules show: ``exile``, ``library`` (shuffled in), or
@@ -137,7 +140,7 @@ def graveyard_destinations(
         return out
     extra = []
     for oid, card, owner, controller in cards:
-        printed = pool.get(card)  # type: ignore[attr-defined]
+        printed = pool.get(card)
         extra.append(f"would_go_to_graveyard({asp_string(oid)}, {asp_string(owner)}, {asp_string(printed.id)}).")
         if controller is None:
             extra += printed.facts()  # its text, though it may have left its zone already
@@ -158,9 +161,9 @@ def destinations_shown(model: Iterable[clingo.Symbol], ids: Iterable[str]) -> di
     return out
 
 
-def _has_printed(pool: object, card: str, keyword: str) -> bool:
+def _has_printed(pool: CardPool, card: str, keyword: str) -> bool:
     try:
-        printed = pool.get(card)  # type: ignore[attr-defined]
+        printed = pool.get(card)
     except Exception:
         return False
     return any(getattr(a, "keyword", a) == keyword for a in printed.abilities)

@@ -40,6 +40,7 @@ from bridge.engine.sba import apply_regeneration
 from bridge.engine.solver import Session, symbol_text
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import next_timestamp, update_permanents, updated
+from bridge.model.cards import EffectSpec
 from bridge.model.errors import RuleModuleError
 from bridge.model.state import Effect, GameState, Permanent, StackObject, fresh_id
 
@@ -705,7 +706,7 @@ def _create_delayed(game: Board, state: GameState, top: StackObject, out: _Outco
             source=top.source or top.id,
             delayed=key,
             about=about,
-            at=at,  # type: ignore[arg-type]
+            at=at,
             watch=watch,
             controller=top.controller or state.active,
         )
@@ -760,7 +761,7 @@ def _add_effect(game: Board, state: GameState, top: StackObject, targets: list[s
     return updated(state, effects=[*state.effects, effect])
 
 
-def _own_effect(game: Board, item: StackObject) -> object:
+def _own_effect(game: Board, item: StackObject) -> EffectSpec | None:
     """The continuous effect of an activated ability or a spell's mode, when it has its own
     (else the card's ``effect`` applies)."""
     if item.keyword is not None or item.delayed is not None:

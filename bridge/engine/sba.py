@@ -142,6 +142,7 @@ def apply_sba(
         battlefield, graveyard = [], list(player.graveyard)
         elsewhere: dict[str, list[CardRef]] = {"exile": list(player.exile), "library": list(player.library)}
         for perm in player.battlefield:
+            assert perm.id is not None  # validation gives every object an id
             if perm.id in leaving:
                 if not perm.token:  # CR 704.5d: a token that has left the battlefield ceases to exist
                     where = instead.get(perm.id or "", "graveyard")

@@ -23,7 +23,7 @@ import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict, Unpack
 
 import clingo
 import clingo.ast
@@ -457,6 +457,13 @@ def _prepare(
 _SHARED: dict[tuple[object, ...], Session] = {}
 
 
+def _solve_configuration(control: clingo.Control) -> clingo.Configuration:
+    """The solving options of a control's configuration (a group of options, not a value)."""
+    config = control.configuration.solve
+    assert isinstance(config, clingo.Configuration)
+    return config
+
+
 class Session:
     """One grounded program: a position's facts with the rule modules a question needs.
 
@@ -579,7 +586,7 @@ class Session:
         a search whose objective grounds to nothing would otherwise list every answer set.
         ``project``: answer sets that differ only in atoms not shown are one.
         Assumptions set atoms (externals) true."""
-        config = self._control.configuration.solve
+        config = _solve_configuration(self._control)
         config.models = str(models)
         config.project = "show" if project else "no"
         if opt_mode is not None:
@@ -599,9 +606,9 @@ class Session:
 
         started = time.perf_counter()
         try:
-            fixed: list[object] = [(a, True) for a in assumptions]
+            fixed: list[tuple[clingo.Symbol, bool] | int] = [(a, True) for a in assumptions]
             fixed.extend(literals)
-            result = self._control.solve(assumptions=fixed, on_model=on_model)  # type: ignore[arg-type]
+            result = self._control.solve(assumptions=fixed, on_model=on_model)
         except RuntimeError as exc:
             raise self._error("solving failed", exc) from None
         STATS.solves += 1
@@ -668,7 +675,7 @@ class Session:
 
     def count(self, *, optimal: bool) -> int:
         """Count the answer sets (the optimal ones when ``optimal``) without keeping them."""
-        config = self._control.configuration.solve
+        config = _solve_configuration(self._control)
         config.models = "0"
         config.opt_mode = "optN" if optimal else "enum"
         total = 0
@@ -698,11 +705,26 @@ def _check_modules(modules: tuple[str, ...], parts: tuple[tuple[str, tuple[objec
     Session(modules, "", parts, prune=False)
 
 
+class _SolveOptions(TypedDict, total=False):
+    """The options of :meth:`Session.solve`."""
+
+    assumptions: Iterable[clingo.Symbol]
+    literals: Sequence[int]
+    models: int
+    optimal_only: bool
+    opt_mode: str | None
+    best: bool
+    project: bool
+
+
 def solve(
-    modules: Sequence[str], facts: str, parts: Iterable[tuple[str, Sequence[object]]] = (), **options: object
+    modules: Sequence[str],
+    facts: str,
+    parts: Iterable[tuple[str, Sequence[object]]] = (),
+    **options: Unpack[_SolveOptions],
 ) -> Solution:
     """Ground ``modules`` with ``facts`` and the given parts, and solve once."""
-    return Session(modules, facts, parts).solve(**options)  # type: ignore[arg-type]
+    return Session(modules, facts, parts).solve(**options)
 
 
 _ANSWERS: dict[tuple[object, ...], Solution] = {}

@@ -15,6 +15,7 @@ from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
 from bridge.engine.solver import Session
 from bridge.engine.updates import update_permanents, updated
+from bridge.model.cards import CardPool
 from bridge.model.errors import RuleModuleError
 from bridge.model.state import GameState, StackObject, fresh_id
 
@@ -58,13 +59,13 @@ def _could_trigger(live: str, events: list[str]) -> bool:
     return any(mark in live for mark in marks)
 
 
-def collect_triggers(pool: object, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
+def collect_triggers(pool: CardPool | None, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
     """CR 603.2: the abilities that trigger on these events, asked on ``state`` (for a
     permanent leaving the battlefield, the position before it left, 603.6c), without ids yet;
     and the permanents that enter tapped (614.1c)."""
     if not events:
         return [], set()
-    game = Board(state, pool)  # type: ignore[arg-type]
+    game = Board(state, pool)
     if not _MAY_TRIGGER.search(game.position.live):  # only permanents have triggered abilities
         return [], set()
     if not _could_trigger(game.position.live, events):
@@ -145,7 +146,7 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
     return None
 
 
-def triggers_on(pool: object, before: GameState, after: GameState, events: list[str]) -> GameState:
+def triggers_on(pool: CardPool | None, before: GameState, after: GameState, events: list[str]) -> GameState:
     """The abilities that trigger on events, asked on ``before`` (look-back, 603.6c, 603.10),
     waiting on ``after``; the permanents that enter tapped, tapped on ``after``."""
     items, tapped = collect_triggers(pool, before, events)
@@ -161,10 +162,10 @@ def triggers_on(pool: object, before: GameState, after: GameState, events: list[
 _STATE_TRIGGER = re.compile(r"trigger_event\([^\n]*, state\)\.")
 
 
-def state_triggers(pool: object, state: GameState) -> GameState:
+def state_triggers(pool: CardPool | None, state: GameState) -> GameState:
     """CR 603.8: the state triggers whose state is true now, unless the ability is already on
     the stack or waiting to go there."""
-    if not _STATE_TRIGGER.search(Board(state, pool).position.live):  # type: ignore[arg-type]
+    if not _STATE_TRIGGER.search(Board(state, pool).position.live):
         return state
     items, _ = collect_triggers(pool, state, ["state_check"])
     waiting = {(t.source, t.trigger) for t in state.pending_triggers}

@@ -17,7 +17,7 @@ from bridge.engine.priority import after_action, give_priority
 from bridge.engine.sba import perform_state_based_actions, record_control_changes
 from bridge.engine.triggers import triggers_on
 from bridge.engine.updates import OUT_OF_COMBAT, update_permanents, updated
-from bridge.model.actions import Action, AssignDamage, DeclareAttackers, DeclareBlockers
+from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers
 from bridge.model.errors import IllegalActionError
 from bridge.model.state import GameState
 
@@ -226,14 +226,14 @@ def turn_based_action_first(game: Board) -> Board:
 def _declare_by_default(board: Board, empty: DeclareAttackers | DeclareBlockers) -> GameState:
     """The flow's default declaration: the empty one when it is legal, else the legal one that
     obeys the most requirements (508.1d, 509.1c)."""
-    declaration: Action = empty
+    declaration: DeclareAttackers | DeclareBlockers = empty
     verdict, model = judge_declaration(board, empty)
     if not verdict.legal:
         declaration = board.checker("attack" if isinstance(empty, DeclareAttackers) else "block").best()
-        verdict, model = judge_declaration(board, declaration)  # type: ignore[arg-type]
+        verdict, model = judge_declaration(board, declaration)
         if not verdict.legal:
             raise IllegalActionError(verdict)
-    return after_action(board, board.state, after_declaration(board, declaration, model))  # type: ignore[arg-type]
+    return after_action(board, board.state, after_declaration(board, declaration, model))
 
 
 def next_step(board: Board) -> GameState:

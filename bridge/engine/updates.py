@@ -63,7 +63,10 @@ _PLAIN_PERMANENT_FIELDS = frozenset(
 def update_permanents(state: GameState, changes: Mapping[str, Mapping[str, object]]) -> GameState:
     players = []
     for player in state.players:
-        battlefield = [p.model_copy(update=dict(changes[p.id])) if p.id in changes else p for p in player.battlefield]
+        battlefield = [
+            p.model_copy(update=dict(changes[p.id])) if p.id is not None and p.id in changes else p
+            for p in player.battlefield
+        ]
         players.append(player.model_copy(update={"battlefield": battlefield}))
     copied = state.model_copy(update={"players": players})
     if all(_PLAIN_PERMANENT_FIELDS.issuperset(c) for c in changes.values()):
@@ -89,7 +92,7 @@ def steps_key(state: GameState) -> str:
 
 # ---------------------------------------------------------------------- steps and turns
 # CR 506.4, 511.3: what a permanent removed from combat keeps of combat: nothing.
-OUT_OF_COMBAT = {
+OUT_OF_COMBAT: Mapping[str, object] = {
     "attacking": None,
     "blocking": [],
     "band": None,
@@ -107,6 +110,7 @@ def remove_from_combat(state: GameState, removed: set[str]) -> GameState:
     stays on the battlefield blocking nothing."""
     changes: dict[str, dict[str, object]] = {}
     for perm in state.permanents():
+        assert perm.id is not None  # validation gives every object an id
         change: dict[str, object] = {}
         if perm.id in removed:
             change.update(
@@ -126,7 +130,7 @@ def remove_from_combat(state: GameState, removed: set[str]) -> GameState:
             if set(perm.damage_order) & removed:
                 change["damage_order"] = [x for x in perm.damage_order if x not in removed]
         if change:
-            changes[perm.id] = change  # type: ignore[index]
+            changes[perm.id] = change
     return update_permanents(state, changes)
 
 

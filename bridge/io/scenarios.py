@@ -82,7 +82,8 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             default_choices(game, action)
             verdicts.append(game.push(action))
         except IllegalActionError as exc:
-            verdicts.append(exc.verdict)  # type: ignore[arg-type]
+            assert isinstance(exc.verdict, Verdict)  # a game refuses an action with its verdict
+            verdicts.append(exc.verdict)
             break
         except InputError as exc:
             where = f"do[{index}]" + (f".{exc.location}" if exc.location else "")
@@ -120,20 +121,20 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
                     source=path,
                     location=f"expect.characteristics.{object_id}",
                 )
-            got = chars[object_id]
+            got_chars = chars[object_id]
             perm = game.state.permanent(object_id)
-            blocked_by = sorted(p.id for p in game.state.permanents() if object_id in p.blocking)
+            blocked_by = sorted(p.id for p in game.state.permanents() if p.id is not None and object_id in p.blocking)
             actual: dict[str, Any] = {
-                "name": got.name,
-                "power": got.power,
-                "toughness": got.toughness,
-                "loyalty": got.loyalty,
-                "colors": sorted(got.colors),
-                "types": sorted(got.types),
-                "subtypes": sorted(got.subtypes),
-                "supertypes": sorted(got.supertypes),
-                "abilities": sorted(got.abilities),
-                "controller": got.controller,
+                "name": got_chars.name,
+                "power": got_chars.power,
+                "toughness": got_chars.toughness,
+                "loyalty": got_chars.loyalty,
+                "colors": sorted(got_chars.colors),
+                "types": sorted(got_chars.types),
+                "subtypes": sorted(got_chars.subtypes),
+                "supertypes": sorted(got_chars.supertypes),
+                "abilities": sorted(got_chars.abilities),
+                "controller": got_chars.controller,
                 "damage": perm.damage,
                 "counters": dict(perm.counters),
                 "tapped": perm.tapped,
@@ -190,14 +191,14 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
             return differ(f"legal_attack_count: expected {expect.legal_attack_count}, got {count}")
     if expect.step is not None and game.state.step != expect.step:
         return differ(f"step: expected {expect.step}, got {game.state.step}")
-    for key, got in (
+    for key, got_value in (
         ("turn", game.state.turn),
         ("active", game.state.active),
         ("priority", game.state.priority_player()),
     ):
         want = getattr(expect, key)
-        if want is not None and want != got:
-            return differ(f"{key}: expected {want}, got {got}")
+        if want is not None and want != got_value:
+            return differ(f"{key}: expected {want}, got {got_value}")
     if expect.stack is not None:
         stack = [item.label() for item in game.state.stack]
         if stack != expect.stack:
@@ -219,10 +220,10 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         except KeyError:
             raise InputError(f"no player is called {name!r}", source=path, location=f"expect.zones.{name}") from None
         for zone, wanted in zones.items():
-            got = [c.card for c in getattr(player, zone)]
-            same = got == wanted if zone == "library" else sorted(got) == sorted(wanted)
+            got_cards = [c.card for c in getattr(player, zone)]
+            same = got_cards == wanted if zone == "library" else sorted(got_cards) == sorted(wanted)
             if not same:
-                return differ(f"zones.{name}.{zone}: expected {wanted}, got {got}")
+                return differ(f"zones.{name}.{zone}: expected {wanted}, got {got_cards}")
     if expect.winner is not None:
         losers = {p.name for p in game.state.players if p.lost}
         alive = [p.name for p in game.state.players if not p.lost]

@@ -6,7 +6,7 @@ step); ``Action`` is their union, tagged by ``kind``.  In scenario files an acti
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, field_validator, model_validator
 
@@ -243,8 +243,8 @@ Action = Annotated[
     Field(discriminator="kind"),
 ]
 # validation paths name an action's kind after its index in a list of actions
-UNION_TAGS.update(kind.model_fields["kind"].default for kind in Action.__args__[0].__args__)  # type: ignore[attr-defined]
-UNION_TAGS.update(kind.__name__ for kind in Action.__args__[0].__args__)  # type: ignore[attr-defined]
+UNION_TAGS.update(kind.model_fields["kind"].default for kind in get_args(get_args(Action)[0]))
+UNION_TAGS.update(kind.__name__ for kind in get_args(get_args(Action)[0]))
 _ACTION_FIELD = {
     "declare_attackers": "attackers",
     "declare_blockers": "blockers",

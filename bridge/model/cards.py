@@ -455,7 +455,8 @@ class _EffectParts(_Strict):
             what.append("gains_control")
         if self.text_change is not None:
             what.append(f"text({_const(self.text_change.from_)}, {_const(self.text_change.to)})")
-        changes = [("add", "type", t) for t in self.add_types] + [("remove", "type", t) for t in self.remove_types]
+        changes: list[tuple[str, str, str]] = [("add", "type", t) for t in self.add_types]
+        changes += [("remove", "type", t) for t in self.remove_types]
         changes += [("add", "subtype", _const(t)) for t in self.add_subtypes]
         changes += [("set", "creature_type", _const(t)) for t in self.set_creature_types or []]
         changes += [("set", "land_type", _const(t)) for t in self.set_land_types or []]
@@ -901,7 +902,10 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
-        amount = lambda v: v if v in ("x", "count") else str(v)  # noqa: E731
+
+        def amount(v: object) -> str:  # x and count as they are, a number as its digits
+            return str(v)
+
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
         if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random"):
@@ -1378,22 +1382,22 @@ class Card(_Strict):
             if cost is not None:
                 out += [f"cost_part({kind}({c}), {k}, {n})." for k, n in sorted(mana_symbols(cost).items())]
                 out.append(f"card_has_cost({c}, {kind}).")
-        for k, ability in enumerate(self.activated, start=1):
+        for k, activated in enumerate(self.activated, start=1):
             key = f"ab({c}, {k})"
             out.append(f"card_value({c}, ability, activated({c}, {k})).")
-            out += _spell_facts(key, ability.cost, ability.targets, ability.resolve, ability.effect, qualities)
+            out += _spell_facts(key, activated.cost, activated.targets, activated.resolve, activated.effect, qualities)
             for flag in ("tap", "sorcery_speed", "once_each_turn"):
-                if getattr(ability, flag):
+                if getattr(activated, flag):
                     out.append(f"ability_{flag}({key}).")
-            if ability.pay_life:
-                out.append(f"ability_pay_life({key}, {ability.pay_life}).")
-            if ability.sacrifice_cost is not None:
-                out.append(f"sacrifice_cost({key}, {ability.sacrifice_cost.term()}).")
-                qualities.update(ability.sacrifice_cost.all_terms())
-            if ability.discard_cost:
-                out.append(f"ability_discard({key}, {ability.discard_cost}).")
-            if ability.loyalty is not None:
-                out.append(f"ability_loyalty({key}, {ability.loyalty}).")
+            if activated.pay_life:
+                out.append(f"ability_pay_life({key}, {activated.pay_life}).")
+            if activated.sacrifice_cost is not None:
+                out.append(f"sacrifice_cost({key}, {activated.sacrifice_cost.term()}).")
+                qualities.update(activated.sacrifice_cost.all_terms())
+            if activated.discard_cost:
+                out.append(f"ability_discard({key}, {activated.discard_cost}).")
+            if activated.loyalty is not None:
+                out.append(f"ability_loyalty({key}, {activated.loyalty}).")
         out += [f"mentioned_quality({q})." for q in sorted(qualities)]
         if self.flip is not None:
             # CR 709.2: the flipped side's values, keyed flip(Card); its mana cost and color

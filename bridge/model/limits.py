@@ -16,7 +16,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from types import FrameType
+from typing import Any
 
 __all__ = [
     "INTERRUPT_STATUS",
@@ -59,9 +61,8 @@ class TimeLimitReached(BaseException):
     the ``except Exception`` of code that reports a failure and goes on, like an interrupt."""
 
     def __init__(self, seconds: float | TimeLimitReached = 0.0) -> None:
-        if isinstance(seconds, TimeLimitReached):  # raised again by clingo, which passes the exception
-            seconds = seconds.seconds
-        self.seconds = float(seconds)
+        # raised again by clingo, which passes the exception
+        self.seconds: float = seconds.seconds if isinstance(seconds, TimeLimitReached) else float(seconds)
         super().__init__(f"the time limit of {self.seconds:g} s was reached")
 
 
@@ -83,7 +84,7 @@ class Deadline:
         self._ends: float | None = None
         self._done = threading.Event()
         self._alarm = False
-        self._previous: object = None
+        self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # the SIGALRM handler before
 
     @property
     def reached(self) -> bool:
@@ -108,7 +109,7 @@ class Deadline:
         self._done.set()  # first: an alarm that rings from here on does nothing
         self._stop()
         if self._alarm:
-            signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+            signal.signal(signal.SIGALRM, self._previous)
 
     def _start(self) -> None:
         self._ends = time.monotonic() + max(self._remaining, 0.0)

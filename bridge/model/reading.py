@@ -82,7 +82,7 @@ class _LimitedLoader(yaml.SafeLoader):
         self._values = 0
         self._sizes: dict[int, int] = {}  # a finished list or mapping: the values it stands for
 
-    def _count(self, n: int, mark: yaml.Mark) -> None:
+    def _count(self, n: int, mark: yaml.Mark | None) -> None:
         self._values += n
         if self._values > MAX_VALUES:
             raise _Limit(
@@ -92,18 +92,18 @@ class _LimitedLoader(yaml.SafeLoader):
                 mark,
             )
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event: yaml.Event = self.peek_event()  # type: ignore[no-untyped-call]  # the stubs leave it untyped
+        # this pure-Python loader's events carry the pure-Python marks
+        mark = event.start_mark if isinstance(event.start_mark, yaml.Mark) else None
         if isinstance(event, yaml.AliasEvent):
             node = super().compose_node(parent, index)
             if isinstance(node, yaml.ScalarNode):
-                self._count(1, event.start_mark)
+                self._count(1, mark)
             elif id(node) not in self._sizes:  # a list or mapping still open: it would hold itself
-                raise _Limit(
-                    None, None, f"the alias *{event.anchor} stands for a value that holds it", event.start_mark
-                )
+                raise _Limit(None, None, f"the alias *{event.anchor} stands for a value that holds it", mark)
             else:
-                self._count(self._sizes[id(node)], event.start_mark)
+                self._count(self._sizes[id(node)], mark)
             return node
         if isinstance(event, yaml.ScalarEvent):
             if len(event.value) > MAX_STRING:
@@ -111,17 +111,15 @@ class _LimitedLoader(yaml.SafeLoader):
                     None,
                     None,
                     f"a text of {len(event.value):,} characters: past the limit of {MAX_STRING:,}",
-                    event.start_mark,
+                    mark,
                 )
-            self._count(1, event.start_mark)
+            self._count(1, mark)
             return super().compose_node(parent, index)
         self._depth += 1
         if self._depth > MAX_DEPTH:
-            raise _Limit(
-                None, None, f"lists and mappings nested more than {MAX_DEPTH} deep: past the limit", event.start_mark
-            )
+            raise _Limit(None, None, f"lists and mappings nested more than {MAX_DEPTH} deep: past the limit", mark)
         before = self._values
-        self._count(1, event.start_mark)
+        self._count(1, mark)
         try:
             node = super().compose_node(parent, index)
         finally:

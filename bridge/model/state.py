@@ -362,6 +362,8 @@ class Effect(EffectSpec):
         None,
         description="who controls the effect: by default the source permanent's controller, else the active player",
     )
+    # None: the source card's duration.  Wider than the field it overrides, on purpose (a card's
+    # effect always has a duration); bridge.engine.facts, which reads it, allows for None.
     duration: Literal["end_of_turn", "permanent", "while_source_on_battlefield"] | None = None  # type: ignore[assignment]
 
 
@@ -589,7 +591,8 @@ class GameState(Model):
                 for obj in objs if isinstance(objs, list) else []:
                     if isinstance(obj, dict) and isinstance(obj.get("id"), str):
                         taken.add(obj["id"])
-        items = value.get("stack") if isinstance(value.get("stack"), list) else []
+        given = value.get("stack")
+        items: list[Any] = given if isinstance(given, list) else []
         for item in items:
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 taken.add(item["id"])

@@ -34,6 +34,7 @@ from bridge.model.actions import (
     PlayLand,
     StateBasedActions,
 )
+from bridge.model.cards import Card
 from bridge.model.errors import InputError
 from bridge.model.state import StackObject
 
@@ -109,19 +110,22 @@ class Decision:
         return next((o for o in self.options if not skip(o)), self.options[0])
 
 
+class _Once:
+    """A group listed once however often it is asked for."""
+
+    def __init__(self, group: Group) -> None:
+        self.group = group
+        self.listed: list[list[Action]] = []
+
+    def __call__(self) -> list[Action]:
+        if not self.listed:
+            self.listed.append(self.group())
+        return self.listed[0]
+
+
 def _once(group: Group) -> Group:
     """The group, listed once however often it is asked for."""
-    if getattr(group, "listed_once", False):
-        return group
-    listed: list[list[Action]] = []
-
-    def once() -> list[Action]:
-        if not listed:
-            listed.append(group())
-        return listed[0]
-
-    once.listed_once = True  # type: ignore[attr-defined]
-    return once
+    return group if isinstance(group, _Once) else _Once(group)
 
 
 def game_over(game: Game) -> bool:
@@ -220,7 +224,7 @@ def _lands(ids: list[str], player: str) -> list[Action]:
 
 
 def _mana_options(mana: tuple[tuple[str, str], ...], player: str) -> list[Action]:
-    return [Activate(source=source, mana=True, color=color, by=player) for source, color in mana]  # type: ignore[arg-type]
+    return [Activate(source=source, mana=True, color=color, by=player) for source, color in mana]
 
 
 def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: Listing) -> list[Action]:
@@ -231,11 +235,8 @@ def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: Li
 
 
 def _cast_options(
-    game: Game, player: str, card_id: str, spec: object, listed: Listing, flashback: bool = False
+    game: Game, player: str, card_id: str, spec: Card, listed: Listing, flashback: bool = False
 ) -> list[Action]:
-    from bridge.model.cards import Card
-
-    assert isinstance(spec, Card)
     if card_id in listed.cast_now:
         # the rules judged it whole
         return _ways_to_pay(game, player, card_id, [Cast(card=card_id, by=player, flashback=flashback)], listed)
