@@ -65,14 +65,8 @@ TURN = ("combat/common", "characteristics/players", "turn/control", "turn/steps"
 SBA = ("sba", "regeneration", "stack/delayed")
 
 
-COMBAT_STEPS = (
-    "beginning_of_combat",
-    "declare_attackers",
-    "declare_blockers",
-    "first_strike_damage",
-    "combat_damage",
-    "end_of_combat",
-)
+# CR 506.1: the steps of the combat phase
+COMBAT_STEPS = ALL_STEPS[ALL_STEPS.index("beginning_of_combat") : ALL_STEPS.index("end_of_combat") + 1]
 
 
 DECLARED = clingo.Function("declared")

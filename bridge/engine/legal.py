@@ -156,15 +156,33 @@ _LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], int]]] = {}
 _SESSION_LITERALS: dict[int, tuple[Session, dict[tuple[str, object], int]]] = {}
 
 
-def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], int]]:
-    """The position's listing grounding, with its open atoms by (predicate, argument)."""
-    state = game.state
+# the listing's facts of the positions seen last (the position's facts are the same object
+# for the same state)
+_KEPT: dict[int, tuple[object, str]] = {}
+
+
+def _kept_facts(game: Board) -> str:
+    """The position's facts the listing grounding holds fixed: those some rule of it reads,
+    but the open ones."""
+    known = _KEPT.get(id(game.position))
+    if known is not None and known[0] is game.position:
+        return known[1]
     unread = unread_inputs(game.modules(*ACTING))
     kept = "\n".join(
         line
         for line in game.position.facts.split("\n")
         if not line.startswith(_OPEN) and not _PLAYED.match(line) and line.split("(")[0] not in unread
     )
+    if len(_KEPT) >= 64:
+        del _KEPT[next(iter(_KEPT))]
+    _KEPT[id(game.position)] = (game.position, kept)
+    return kept
+
+
+def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], int]]:
+    """The position's listing grounding, with its open atoms by (predicate, argument)."""
+    state = game.state
+    kept = _kept_facts(game)
     known = _LISTING_SESSIONS.get(kept)
     if known is not None:
         return known

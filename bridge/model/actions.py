@@ -8,10 +8,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from bridge.model.reading import UNION_TAGS
 from bridge.model.state import Model, Step
+
+
+def _one_or_many(value: Any) -> Any:
+    """A list of ids may be written as one id (``targets: bob``)."""
+    return [value] if isinstance(value, str) else value
+
+
+Ids = Annotated[list[str], BeforeValidator(_one_or_many)]
 
 
 class DeclareAttackers(Model):
@@ -79,12 +87,7 @@ class RemoveFromCombat(Model):
     """CR 506.4: an effect removes these permanents from combat."""
 
     kind: Literal["remove_from_combat"] = "remove_from_combat"
-    objects: list[str] = Field(min_length=1)
-
-    @field_validator("objects", mode="before")
-    @classmethod
-    def _list(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
+    objects: Ids = Field(min_length=1)
 
 
 class Pass(Model):
@@ -109,19 +112,14 @@ class Cast(Model):
     kind: Literal["cast"] = "cast"
     card: str = Field(description="the card's id, or a card name in the player's hand")
     by: str | None = None
-    targets: list[str] = Field(default_factory=list)
+    targets: Ids = Field(default_factory=list)
     x: int | None = Field(None, ge=0)
     mode: int | None = Field(None, ge=1, description="the mode of a modal spell (1 = first)")
     kicked: bool = Field(False, description="pay its kicker cost")
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
-    sacrifice: list[str] = Field(default_factory=list, description="permanents sacrificed as an additional cost")
-    pay: list[str] | None = None
-
-    @field_validator("targets", "pay", "sacrifice", mode="before")
-    @classmethod
-    def _list(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
+    sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed as an additional cost")
+    pay: Ids | None = None
 
 
 class Activate(Model):
@@ -138,15 +136,10 @@ class Activate(Model):
         "106.1); it may be left out when they make one; naming it activates a mana ability",
     )
     by: str | None = None
-    targets: list[str] = Field(default_factory=list)
+    targets: Ids = Field(default_factory=list)
     x: int | None = Field(None, ge=0)
-    sacrifice: list[str] = Field(default_factory=list, description="permanents sacrificed to pay its cost")
-    pay: list[str] | None = None
-
-    @field_validator("targets", "pay", "sacrifice", mode="before")
-    @classmethod
-    def _list(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
+    sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed to pay its cost")
+    pay: Ids | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -162,13 +155,8 @@ class ChooseTargets(Model):
 
     kind: Literal["choose_targets"] = "choose_targets"
     ability: str = Field(description="the id of the triggered ability waiting for its targets")
-    targets: list[str] = Field(default_factory=list)
+    targets: Ids = Field(default_factory=list)
     by: str | None = None
-
-    @field_validator("targets", mode="before")
-    @classmethod
-    def _list(cls, value: Any) -> Any:
-        return [value] if isinstance(value, str) else value
 
 
 class Concede(Model):

@@ -18,7 +18,7 @@ import difflib
 import functools
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -929,7 +929,8 @@ class ResolveStep(_Strict):
         return [f"step_does({key}, {index}, {verb}({value}))."]
 
 
-TRIGGER_EVENTS = (
+# the trigger events a card's triggered ability may name (card files, `when`)
+TriggerEvent = Literal[
     "enters_battlefield",
     "dies",
     "leaves_battlefield",
@@ -958,7 +959,8 @@ TRIGGER_EVENTS = (
     "deals_damage_to_an_opponent",
     "you_reveal_this_way",
     "an_opponent_discards",
-)
+]
+TRIGGER_EVENTS: tuple[str, ...] = get_args(TriggerEvent)
 
 
 class Condition(_Strict):
@@ -992,36 +994,7 @@ class TriggeredAbility(_Strict):
     """A triggered ability (CR 603): its trigger event on the object itself or a step of its
     controller's turn (``each: true`` for every player's), its targets and what it does."""
 
-    when: Literal[
-        "enters_battlefield",
-        "dies",
-        "leaves_battlefield",
-        "attacks",
-        "blocks",
-        "becomes_blocked",
-        "deals_combat_damage_to_player",
-        "you_gain_life",
-        "landfall",
-        "you_cast",
-        "blocks_a_creature",
-        "beginning_of_upkeep",
-        "beginning_of_draw_step",
-        "beginning_of_end_step",
-        "put_into_graveyard_from_battlefield",
-        "becomes_tapped",
-        "state",
-        "another_enters_battlefield",
-        "is_dealt_damage",
-        "deals_damage",
-        "a_player_casts",
-        "an_opponent_casts",
-        "an_opponent_draws",
-        "becomes_blocked_by_a_creature",
-        "becomes_the_target",
-        "deals_damage_to_an_opponent",
-        "you_reveal_this_way",
-        "an_opponent_discards",
-    ]
+    when: TriggerEvent
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
     spell: Quality | None = Field(
         None, description="you_cast, a_player_casts, an_opponent_casts: only spells with this quality"

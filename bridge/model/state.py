@@ -9,7 +9,7 @@ this id a planeswalker?) run in :mod:`bridge.engine.facts`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -31,21 +31,6 @@ __all__ = [
     "fresh_id",
 ]
 
-STEPS = (
-    "untap",
-    "upkeep",
-    "draw",
-    "main1",
-    "beginning_of_combat",
-    "declare_attackers",
-    "declare_blockers",
-    "first_strike_damage",
-    "combat_damage",
-    "end_of_combat",
-    "main2",
-    "end",
-    "cleanup",
-)
 # "first_strike_damage" is the first of two combat damage steps (CR 510.5, 702.7b).
 Step = Literal[
     "untap",
@@ -62,6 +47,7 @@ Step = Literal[
     "end",
     "cleanup",
 ]
+STEPS: tuple[str, ...] = get_args(Step)
 ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
 
 
