@@ -387,15 +387,16 @@ def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
         with ProcessPoolExecutor(max_workers=jobs, initializer=_limit_memory) as pool:
             window: deque[tuple[Task, Future[Outcome]]] = deque()
             while todo or window:
-                while todo and len(window) < 2 * jobs:
-                    task = todo.popleft()
-                    window.append((task, pool.submit(_run_task, task)))
-                task, future = window.popleft()
                 try:
-                    outcome = future.result()
+                    while todo and len(window) < 2 * jobs:
+                        # a game leaves the queue once given: a pool already broken takes none
+                        window.append((todo[0], pool.submit(_run_task, todo[0])))
+                        todo.popleft()
+                    outcome = window[0][1].result()
                 except BrokenProcessPool:
-                    suspects = [task] + [t for t, _ in window]
+                    suspects = [t for t, _ in window]
                     break
+                window.popleft()
                 yield outcome
         for task in suspects:
             with ProcessPoolExecutor(max_workers=1, initializer=_limit_memory) as alone:
