@@ -123,26 +123,24 @@ def test_scenarios_get_the_same_answers_without_pruning(path: Path, check_prunin
     assert result.passed, result.difference
 
 
-def test_a_remembered_positions_facts_prepare_as_the_text_does() -> None:
-    # the names and the facts read of a position's facts and more lines are the same whether
-    # the position's facts were remembered or not (only blank lines may differ)
+def test_the_facts_read_leave_out_only_plain_facts_of_inputs_no_statement_names() -> None:
     decks = shipped_decks()
     result = play_game((load_deck(decks["black_knights"]), load_deck(decks["grave_pact"])), seed=2, max_actions=60)
     from bridge.engine.game import Game
 
     position = Game(result.final).position
-    more = position.facts + '\nstack_object("probe").\nstack_controller("probe", "alice").\nprobe_only(1).'
+    two = 'library_card("x1", "alice", 1, "forest"). library_card("x2", "alice", 2, "forest").'
+    more = position.facts + f"\nprobe_only(1).\n{two}"
     modules = ("inputs", "characteristics/effects", "characteristics/final", "stack/cast", "stack/mana")
-    solver._BASES.clear()
-    words = fact_words(modules, more)
-    read = live_statements(modules, words)[1]
-    plain = solver._read_facts(more, read)
-    solver.remember_facts(position.facts)
-    assert solver._split(more)[0] is not None
-    assert fact_words(modules, more) == words
-    for _ in range(2):  # worked out, then known
-        assert [line for line in solver._read_facts(more, read).split("\n") if line] == [
-            line for line in plain.split("\n") if line
-        ]
-    # some facts are left out, a line of no input predicate stays
-    assert len(plain) < len(more) and plain.endswith("probe_only(1).")
+    read = live_statements(modules, fact_words(modules, more))[1]
+    assert "library_card" not in read and "permanent" in read
+    kept = solver._read_facts(more, read).split("\n")
+    # a plain fact of an input predicate nothing reads goes; a line of two facts, a fact of
+    # another predicate and the facts of predicates read stay
+    assert not any(line.startswith("library_card(") for line in kept if line != two)
+    assert two in kept and "probe_only(1)." in kept
+    assert [line for line in more.split("\n") if line.startswith("permanent(")] == [
+        line for line in kept if line.startswith("permanent(")
+    ]
+    # the same again once the lines are known
+    assert solver._read_facts(more, read).split("\n") == kept

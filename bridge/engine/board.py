@@ -20,8 +20,7 @@ from typing import Literal, Self, overload
 import clingo
 
 from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
-from bridge.engine.solver import Session, remember_facts, symbol_text
-from bridge.engine.updates import steps_key
+from bridge.engine.solver import Session, line_predicate, symbol_text
 from bridge.engine.verdict import Verdict, ViolationReader
 from bridge.model.actions import (
     Action,
@@ -122,7 +121,7 @@ _POSITIONS: dict[int, tuple[GameState, CardPool, Position]] = {}
 # The state-based actions question answered last, by position (priority and passes aside:
 # they change nothing it asks about), with the card pool it was asked with (an entry counts
 # only for that very pool: another pool's cards may differ).
-_SBA_ANSWERS: dict[str, tuple[CardPool, frozenset[clingo.Symbol]]] = {}
+_SBA_ANSWERS: dict[tuple[str, str, frozenset[str | None]], tuple[CardPool, frozenset[clingo.Symbol]]] = {}
 
 
 # The groundings of positions with the step left open, by position without its step (and pool).
@@ -131,16 +130,19 @@ _TurnSession = tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, 
 
 _TURN_SESSIONS: dict[str, tuple[CardPool, _TurnSession]] = {}
 
+# The turn questions' facts of the positions seen last, and the facts left out of them (the
+# step and what is tapped are open; who has priority and who passed are not read).
+_TURN_FACTS: dict[int, tuple[Position, str]] = {}
+_TURN_OPEN = frozenset({"step", "tapped", "priority", "passed"})
+
 _KnownSteps = tuple[GameState, frozenset[clingo.Symbol]]
 
 
 def _position(state: GameState, pool: CardPool) -> Position:
     known = _POSITIONS.get(id(state))
     if known is not None and known[0] is state and known[1] is pool:
-        remember_facts(known[2].facts)
         return known[2]
     position = position_facts(state, pool)
-    remember_facts(position.facts)
     if len(_POSITIONS) >= 64:
         del _POSITIONS[next(iter(_POSITIONS))]
     _POSITIONS[id(state)] = (state, pool, position)
@@ -432,48 +434,56 @@ class Board:
 
     def _sba_model(self) -> frozenset[clingo.Symbol]:
         """The state-based actions question; the same grounding answers the turn's questions:
-        the next step, the turn-based actions of this one (CR 703) and whether it is skipped."""
-        key = steps_key(self.state)
+        the next step, the turn-based actions of this one (CR 703) and whether it is skipped.
+        An answer is given again for a position with the same facts, step and tapped
+        permanents (who has priority and who passed are no part of it)."""
+        facts = self._turn_facts()
+        now_tapped = frozenset(p.id for p in self.state.permanents() if p.tapped)
+        key = (facts, self.state.step, now_tapped)
         known = _SBA_ANSWERS.get(key)
         if known is not None and known[0] is self.pool:
             return known[1]
-        session, steps, tapped = self._turn_session()
+        session, steps, tapped = self._turn_session(facts)
         literals = [lit if args == (self.state.step,) else -lit for args, lit in steps.items()]
-        now_tapped = {(p.id,) for p in self.state.permanents() if p.tapped}
-        literals += [lit if args in now_tapped else -lit for args, lit in tapped.items()]
+        literals += [lit if args[0] in now_tapped else -lit for args, lit in tapped.items()]
         model = session.solve(literals=literals).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
         _SBA_ANSWERS[key] = (self.pool, model)
         return model
 
-    def _turn_session(self) -> tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]:
-        """The position grounded with the step and which permanents are tapped left open (an
-        external atom for each step and for each permanent being tapped): a turn whose steps
-        change nothing else, or only what is tapped (mana paid, the untap step), is answered
-        by one grounding."""
-        key = steps_key(self.state.model_copy(update={"step": "untap"}))
-        cached = _TURN_SESSIONS.get(key)
-        if cached is not None and cached[0] is self.pool:
-            return cached[1]
-        step_fact = f"step({self.state.step})."
-        # who has priority is no part of the key: these questions don't read it
+    def _turn_facts(self) -> str:
+        """The position's facts with the step and what is tapped as external atoms, without
+        who has priority and who passed (these questions don't read them)."""
+        position = self.position
+        known = _TURN_FACTS.get(id(position))
+        if known is not None and known[0] is position:
+            return known[1]
         facts = (
-            "\n".join(
-                line
-                for line in self.position.facts.split("\n")
-                if line != step_fact and not line.startswith(("tapped(", "priority(", "passed("))
-            )
+            "\n".join(line for line in position.facts.split("\n") if line_predicate(line) not in _TURN_OPEN)
             + "\n"
             + " ".join(f"#external step({s})." for s in ALL_STEPS)
             + "\n"
             + "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
         )
+        if len(_TURN_FACTS) >= 64:
+            del _TURN_FACTS[next(iter(_TURN_FACTS))]
+        _TURN_FACTS[id(position)] = (position, facts)
+        return facts
+
+    def _turn_session(self, facts: str) -> _TurnSession:
+        """The position grounded with the step and which permanents are tapped left open (an
+        external atom for each step and for each permanent being tapped): a turn whose steps
+        change nothing else, or only what is tapped (mana paid, the untap step), is answered
+        by one grounding."""
+        cached = _TURN_SESSIONS.get(facts)
+        if cached is not None and cached[0] is self.pool:
+            return cached[1]
         session = Session.shared(self.modules(*SBA, *TURN), facts)
         known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
-        _TURN_SESSIONS[key] = (self.pool, known)
+        _TURN_SESSIONS[facts] = (self.pool, known)
         return known
 
     def _steps_model(self, state: GameState) -> frozenset[clingo.Symbol]:

@@ -21,7 +21,7 @@ import clingo
 from bridge.engine.acting import ACTING, MANA_COLORS
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.solver import Session, unread_inputs
+from bridge.engine.solver import Session, line_predicate, unread_inputs
 from bridge.model.state import STEPS
 
 
@@ -150,7 +150,7 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 # the facts the listing grounding leaves open: the step, who has priority, who is listed, whose
 # turn it is, what is tapped, what is new under its controller, whether a land was played, and
 # which declarations this combat has made
-_OPEN = ("step(", "priority(", "active_player(", "tapped(", "sick(", "declared_in_combat(")
+_OPEN = frozenset({"step", "priority", "active_player", "tapped", "sick", "declared_in_combat"})
 _PLAYED = re.compile(r"lands_played\([^,]+, [01]\)\.$")
 _LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], int]]] = {}
 _SESSION_LITERALS: dict[int, tuple[Session, dict[tuple[str, object], int]]] = {}
@@ -167,11 +167,11 @@ def _kept_facts(game: Board) -> str:
     known = _KEPT.get(id(game.position))
     if known is not None and known[0] is game.position:
         return known[1]
-    unread = unread_inputs(game.modules(*ACTING))
+    left_out = _OPEN | unread_inputs(game.modules(*ACTING))
     kept = "\n".join(
         line
         for line in game.position.facts.split("\n")
-        if not line.startswith(_OPEN) and not _PLAYED.match(line) and line.split("(")[0] not in unread
+        if line_predicate(line) not in left_out and not (line.startswith("lands_played(") and _PLAYED.match(line))
     )
     if len(_KEPT) >= 64:
         del _KEPT[next(iter(_KEPT))]

@@ -36,9 +36,9 @@ __all__ = [
     "Solution",
     "answer",
     "fact_words",
+    "line_predicate",
     "live_statements",
     "module_statements",
-    "remember_facts",
     "solve",
     "symbol",
     "unread_inputs",
@@ -217,57 +217,41 @@ def _program(modules: tuple[str, ...]) -> _Program:
 _TOKEN = re.compile(r"[a-z_][A-Za-z0-9_']*")
 
 
-class _Base:
-    """A position's facts, which many questions give with a few lines more: the names in
-    them and what is left of them without the facts no kept statement reads are worked out
-    once."""
+class _Line(NamedTuple):
+    """What pruning needs of one line of facts: the names in it, and the input predicate of
+    its one plain fact ("" when the line may hold more than one fact, or something else)."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._tokens: frozenset[str] | None = None
-        self._read: dict[frozenset[str], str] = {}
-
-    def tokens(self) -> frozenset[str]:
-        if self._tokens is None:
-            self._tokens = frozenset(_TOKEN.findall(self.text))
-        return self._tokens
-
-    def read_facts(self, read: frozenset[str]) -> str:
-        known = self._read.get(read)
-        if known is None:
-            known = self._read[read] = _read_lines(self.text, read)
-        return known
+    tokens: frozenset[str]
+    predicate: str
 
 
-_BASES: list[_Base] = []
+# Lines of facts seen, worked out once: positions share most of their lines.
+_LINES: dict[str, _Line] = {}
+_PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
-def remember_facts(text: str) -> None:
-    """Note a position's facts: questions whose facts are these and more lines are prepared
-    faster (a few recent positions are kept)."""
-    if _BASES and _BASES[-1].text is text:
-        return
-    _BASES.append(_Base(text))
-    if len(_BASES) > 4:
-        del _BASES[0]
+def _line(line: str) -> _Line:
+    known = _LINES.get(line)
+    if known is None:
+        if len(_LINES) >= 200_000:
+            _LINES.clear()
+        plain = _PLAIN_FACT.fullmatch(line)
+        known = _LINES[line] = _Line(frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "")
+    return known
 
 
-def _split(facts: str) -> tuple[_Base | None, str]:
-    """A remembered position's facts that ``facts`` begins with (whole lines), and the rest."""
-    for base in reversed(_BASES):
-        n = len(base.text)
-        if facts.startswith(base.text) and (len(facts) == n or facts[n] == "\n"):
-            return base, facts[n:]
-    return None, facts
+def line_predicate(line: str) -> str:
+    """The predicate of a line of facts that holds one plain fact ("" for any other line)."""
+    return _line(line).predicate
 
 
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
     """The names in ``facts`` (every identifier, strings included: more names only keep more
     rules) that matter to pruning ``modules``."""
-    base, rest = _split(facts)
-    if base is None:
-        return _program(modules).vocabulary.intersection(_TOKEN.findall(facts))
-    return _program(modules).vocabulary.intersection(base.tokens().union(_TOKEN.findall(rest)))
+    names: set[str] = set()
+    for line in facts.split("\n"):
+        names |= _line(line).tokens
+    return _program(modules).vocabulary.intersection(names)
 
 
 @functools.cache
@@ -283,28 +267,13 @@ def unread_inputs(modules: tuple[str, ...]) -> frozenset[str]:
     return _input_predicates() - frozenset().union(*_program(modules).names)
 
 
-@functools.lru_cache(maxsize=64)
-def _unread_facts(read: frozenset[str]) -> re.Pattern[str] | None:
-    """A pattern of the lines that are one plain fact of an input predicate no statement
-    names (no ``).`` inside the line: a line that may hold two facts is kept)."""
-    unread = sorted(_input_predicates() - read)
-    if not unread:
-        return None
-    return re.compile(r"^(?:" + "|".join(map(re.escape, unread)) + r")(?:\((?:[^)\n]|\)(?!\.))*\))?\.$\n?", re.M)
-
-
 def _read_facts(facts: str, read: frozenset[str]) -> str:
-    """The facts less those of input predicates no kept statement names (they can't change
-    an answer)."""
-    base, rest = _split(facts)
-    if base is None:
-        return _read_lines(facts, read)
-    return base.read_facts(read) + _read_lines(rest, read)
-
-
-def _read_lines(facts: str, read: frozenset[str]) -> str:
-    pattern = _unread_facts(read)
-    return facts if pattern is None else pattern.sub("", facts)
+    """The facts less the lines that are one plain fact of an input predicate no kept
+    statement names (they can't change an answer); a line that may hold more is kept."""
+    unread = _input_predicates() - read
+    if not unread:
+        return facts
+    return "\n".join(line for line in facts.split("\n") if _line(line).predicate not in unread)
 
 
 @functools.lru_cache(maxsize=512)
