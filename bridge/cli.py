@@ -1,7 +1,8 @@
 """The ``mtgasp`` command.
 
 Exit status: 0 when everything asked for holds, 1 when a scenario's expectation differs (or
-a scenario made the engine fail: reported with its file, and the run goes on),
+a scenario made the engine fail: reported with its file, and the run goes on) or a citation
+names a number the rules text doesn't have (``coverage``),
 2 when a file can't be used (the message names the file, the place and the problem),
 3 when the time limit (``--time-limit``) stopped the work (what was done is reported),
 130 when an interrupt (Ctrl-C) stopped it.
@@ -122,7 +123,8 @@ class _Commands(click.Group):
 def main() -> None:
     """Magic: The Gathering rules as answer-set programs: judge, explain, count.
 
-    Exit status: 0 all holds, 1 an expectation differs or a game failed, 2 an input can't be
+    Exit status: 0 all holds, 1 an expectation differs, a game failed or a citation names no
+    rule, 2 an input can't be
     used (one line names the file, the place and the problem), 3 the time limit stopped the
     work, 130 an interrupt stopped it."""
 

@@ -93,7 +93,8 @@ class Coverage:
 
 def parse_sections(spec: str, known: Collection[str]) -> list[str]:
     """The sections a ``--sections`` value names (``500-514,702``: a range holds the sections of
-    the text between its ends); :class:`InputError` for one the text doesn't have."""
+    the text from one end to the other); :class:`InputError` for a section, or a range holding
+    none, that the text doesn't have."""
     sections = {n for n in known if "." not in n}
     out: list[str] = []
     for item in (part.strip() for part in spec.split(",")):
@@ -102,7 +103,7 @@ def parse_sections(spec: str, known: Collection[str]) -> list[str]:
             raise InputError(f"{quote(item)} is not a section like 508 or a range like 500-514", source="--sections")
         first, last = found[1], found[2] or found[1]
         named = sorted(s for s in sections if first <= s <= last)
-        if first not in sections or last not in sections or not named:
+        if not named or (first == last and first not in sections):
             raise InputError(f"{quote(item)}: the rules text has no such section", source="--sections")
         out += [s for s in named if s not in out]
     return sorted(out)
