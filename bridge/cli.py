@@ -1,7 +1,8 @@
 """The ``mtgasp`` command.
 
 Exit status: 0 when everything asked for holds, 1 when a scenario's expectation differs (or
-a scenario made the engine fail: reported with its file, and the run goes on),
+a scenario made the engine fail: reported with its file, and the run goes on) or a citation
+names a number the rules text doesn't have (``coverage``),
 2 when a file can't be used (the message names the file, the place and the problem),
 3 when the time limit (``--time-limit``) stopped the work (what was done is reported),
 130 when an interrupt (Ctrl-C) stopped it.
@@ -21,6 +22,7 @@ import click
 
 from bridge.engine.board import partial_cards
 from bridge.engine.game import Game
+from bridge.io.coverage import DEFAULT_SECTIONS
 from bridge.io.scenarios import default_choices, run_scenario
 from bridge.io.writing import write_whole
 from bridge.model.actions import DeclareAttackers, DeclareBlockers
@@ -121,7 +123,8 @@ class _Commands(click.Group):
 def main() -> None:
     """Magic: The Gathering rules as answer-set programs: judge, explain, count.
 
-    Exit status: 0 all holds, 1 an expectation differs or a game failed, 2 an input can't be
+    Exit status: 0 all holds, 1 an expectation differs, a game failed or a citation names no
+    rule, 2 an input can't be
     used (one line names the file, the place and the problem), 3 the time limit stopped the
     work, 130 an interrupt stopped it."""
 
@@ -309,6 +312,77 @@ def schema(cards: bool) -> None:
     from bridge.io.schemas import card_schema, scenario_schema
 
     click.echo(json.dumps(card_schema() if cards else scenario_schema(), indent=2, sort_keys=True))
+
+
+@main.command()
+@click.option(
+    "--sections",
+    default=DEFAULT_SECTIONS,
+    show_default=True,
+    help="the sections of the rules text to count, by number or range, separated by commas",
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False),
+    help="also write the figures and the lists to this file (JSON)",
+)
+@click.option(
+    "--rules-text",
+    type=click.Path(dir_okay=False),
+    help="the October 2009 rules text (default: shared/seeds/000_00f3c3315372eec8.txt in a folder above the checkout)",
+)
+@click.option(
+    "--modules",
+    type=click.Path(file_okay=False),
+    help="the folder of rule modules whose comments cite rules (default: asp_rules)",
+)
+@click.option(
+    "--scenarios",
+    type=click.Path(file_okay=False),
+    help="the folder of scenario files whose cite lists name rules (default: the checkout's scenarios)",
+)
+@_time_limit(60, "the command")
+def coverage(
+    sections: str,
+    json_path: str | None,
+    rules_text: str | None,
+    modules: str | None,
+    scenarios: str | None,
+    time_limit: float,
+) -> None:
+    """For each rule of the sections, whether a rule module's comment cites it and whether a
+    scenario's cite list names it: a table by section, then the rules cited nowhere.  A rule
+    counts for its own number only (508.1 is not cited because 508.1d is; the column
+    "untouched" counts the rules cited nowhere, nor any subrule of them).  Exit status 0, or
+    1 when a module or scenario cites a number the rules text doesn't have (each is listed),
+    2 when a file or folder can't be used, 3 when the time limit stopped the count."""
+    from bridge.io.coverage import format_coverage, measure
+    from bridge.model.paths import rules_dir, rules_text_file, scenarios_dir
+
+    text = Path(rules_text) if rules_text else rules_text_file()
+    folder = Path(scenarios) if scenarios else scenarios_dir()
+    if text is None:
+        _fail("the rules text was not found beside the checkout: name it with --rules-text FILE")
+    if folder is None:
+        _fail("no scenarios folder beside the package: name one with --scenarios DIR")
+    if json_path:
+        _writable_folder(Path(json_path).absolute().parent, "the figures")
+    try:
+        with Deadline(time_limit):
+            found = measure(text, Path(modules) if modules else rules_dir(), folder, sections)
+    except InputError as exc:
+        _fail(str(exc), exc)
+    except TimeLimitReached:
+        _out_of_time(f"the time limit of {time_limit:g} s was reached before the count was done")
+    click.echo(format_coverage(found))
+    if json_path:
+        try:
+            write_whole(json_path, json.dumps(found.to_json(), indent=1) + "\n")
+        except OSError as exc:
+            _fail(f"{json_path}: can't write the figures: {exc.strerror or exc}")
+        click.echo(f"figures: {json_path}")
+    sys.exit(1 if found.unknown else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

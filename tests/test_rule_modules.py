@@ -43,7 +43,8 @@ from bridge.engine.game import Game
 from bridge.engine.replacement import MODULES as REPLACEMENT
 from bridge.engine.resolve import RESOLVING, RESOLVING_PARTS
 from bridge.engine.solver import Session
-from bridge.model.paths import rules_dir
+from bridge.model.citations import cited_numbers, rule_numbers
+from bridge.model.paths import rules_dir, rules_text_file
 
 _T = clingo.ast.ASTType
 Signature = tuple[str, int]
@@ -348,30 +349,6 @@ def test_every_rule_group_cites_a_rule() -> None:
     assert not bad, "rules with no % CR comment above their group:\n" + "\n".join(bad)
 
 
-def _rules_text() -> Path | None:
-    """The October 2009 rules text, kept beside the checkout (``../shared/seeds``) when present."""
-    for folder in ROOT.parents:
-        text = folder / "shared" / "seeds" / "000_00f3c3315372eec8.txt"
-        if text.is_file():
-            return text
-    return None
-
-
-# a rule number, or a range of them: 509.1c, 704.5a-s, 613.1-613.3, 500-514
-_NUMBER = re.compile(r"\b(\d{3}(?:\.\d+)?)([a-z])?(?:-(?:([a-z])|(\d{3}(?:\.\d+)?[a-z]?)))?\b")
-
-
-def cited_numbers(text: str) -> Iterator[str]:
-    """The rule numbers a text names: each end of a range (``704.5a-s``: 704.5a and 704.5s)."""
-    for found in _NUMBER.finditer(text):
-        number, letter, last_letter, last = found.groups()
-        yield number + (letter or "")
-        if last_letter:
-            yield number + last_letter
-        elif last:
-            yield last
-
-
 def test_cited_numbers_are_read_with_their_ranges() -> None:
     assert list(cited_numbers("% CR 704.5a-s, 613.1-613.3 (500-514; 702.19j-k) and 509.1c.")) == [
         "704.5a",
@@ -387,13 +364,10 @@ def test_cited_numbers_are_read_with_their_ranges() -> None:
 
 
 def test_modules_and_readme_cite_rules_that_exist() -> None:
-    path = _rules_text()
+    path = rules_text_file()
     if path is None:
         pytest.skip("the rules text (shared/seeds/000_00f3c3315372eec8.txt beside the checkout) is absent")
-    # the numbers of the rules the text defines (a line ``509.1c - ...``), as test_scenarios.py reads them
-    rules = set(
-        re.findall(r"(?m)^[+*]?\s*(\d{3}(?:\.\d+[a-z]?)?)\.?\s+-\s", path.read_text(encoding="utf-8", errors="replace"))
-    )
+    rules = rule_numbers(path.read_text(encoding="utf-8", errors="replace"))
     unknown = []
     for m in PARSED.values():
         for n, line in enumerate(m.lines, start=1):

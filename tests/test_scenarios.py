@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from bridge.io.scenarios import run_scenario
+from bridge.model.citations import rule_numbers
+from bridge.model.paths import rules_text_file
 from bridge.model.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,22 +21,8 @@ def test_scenario(path: Path) -> None:
     assert result.passed, result.difference
 
 
-def _rules_text() -> Path | None:
-    """The October 2009 rules text, kept beside the checkout (``../shared/seeds``) when present."""
-    for folder in ROOT.parents:
-        text = folder / "shared" / "seeds" / "000_00f3c3315372eec8.txt"
-        if text.is_file():
-            return text
-    return None
-
-
-def rule_numbers(text: str) -> set[str]:
-    """The numbers of the rules the text defines: ``509``, ``509.1``, ``509.1c`` (a line ``509.1c - ...``)."""
-    return set(re.findall(r"(?m)^[+*]?\s*(\d{3}(?:\.\d+[a-z]?)?)\.?\s+-\s", text))
-
-
 def test_scenarios_cite_rules_that_exist() -> None:
-    path = _rules_text()
+    path = rules_text_file()
     if path is None:
         pytest.skip("the rules text (shared/seeds/000_00f3c3315372eec8.txt beside the checkout) is absent")
     rules = rule_numbers(path.read_text(encoding="utf-8", errors="replace"))

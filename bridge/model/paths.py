@@ -1,4 +1,5 @@
-"""Where the rule modules and card definitions are, in a checkout or an installed wheel."""
+"""Where the rule modules, card definitions and decks are, in a checkout or an installed wheel; where
+the scenario files and the rules text are, beside a checkout."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import functools
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["cards_dir", "decks_dir", "rules_dir"]
+__all__ = ["cards_dir", "decks_dir", "rules_dir", "rules_text_file", "scenarios_dir"]
+
+# the October 2009 rules text, kept in shared/seeds beside a checkout
+_RULES_TEXT = Path("shared") / "seeds" / "000_00f3c3315372eec8.txt"
 
 
 def _data_dir(package: str) -> Path:
@@ -36,3 +40,23 @@ def cards_dir() -> Path:
 def decks_dir() -> Path:
     """The folder ``decks``."""
     return _data_dir("decks")
+
+
+def _checkout() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def scenarios_dir() -> Path | None:
+    """The folder ``scenarios`` of the checkout; ``None`` in an installed wheel, which has none."""
+    folder = _checkout() / "scenarios"
+    return folder if folder.is_dir() else None
+
+
+def rules_text_file() -> Path | None:
+    """The October 2009 rules text (``shared/seeds/...``) in a folder above the checkout, or
+    ``None`` when there is none."""
+    for folder in _checkout().parents:
+        text = folder / _RULES_TEXT
+        if text.is_file():
+            return text
+    return None

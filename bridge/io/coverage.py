@@ -1,0 +1,245 @@
+"""Which rules of the rules text the rule modules cite and the scenario files exercise.
+
+A rule counts as cited by the rule modules when a comment of a module names its number, alone
+or in a range (``% CR 508.1g-i``; see :mod:`bridge.model.citations` for what a range stands
+for), and as exercised by the scenarios when a scenario file's ``cite`` list names it.  A rule
+counts only for its own number: ``508.1`` is not cited because ``508.1d`` is.  The figures
+also say, for each section, how many rules are cited nowhere even counting their subrules
+(``untouched``).  Section headings (``508``) are numbers a citation may name, not rules that
+are counted.
+
+A citation of a number the rules text doesn't have (in any module or scenario, whatever the
+sections asked for) is listed as an error: with a scenario's ``cite``, its expected
+``violations`` are checked too.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Collection, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bridge.model.citations import (
+    compact,
+    expand,
+    module_citations,
+    read_rules_text,
+    rule_key,
+    section_of,
+)
+from bridge.model.errors import InputError, quote
+from bridge.model.reading import read_text
+from bridge.model.scenario import load_scenario
+
+__all__ = ["DEFAULT_SECTIONS", "Coverage", "Row", "Unknown", "format_coverage", "measure", "parse_sections"]
+
+DEFAULT_SECTIONS = "500-514,601-616,702,704"
+_SECTIONS = re.compile(r"(\d{3})(?:-(\d{3}))?")
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A citation naming a number the rules text doesn't have: where, what, why."""
+
+    place: str
+    cited: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.cited} ({self.problem})"
+
+
+@dataclass(frozen=True)
+class Row:
+    """The figures of one section (or of all, ``section == "all"``)."""
+
+    section: str
+    rules: int
+    asp: int
+    scenarios: int
+    both: int
+    neither: int
+    untouched: int  # neither it nor any subrule of it cited by a module or a scenario
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The figures by section and in all, the rules cited by each side, those cited nowhere
+    (compactly, by section) and the citations of numbers the text doesn't have."""
+
+    rows: tuple[Row, ...]
+    total: Row
+    asp: tuple[str, ...]
+    scenarios: tuple[str, ...]
+    uncited: dict[str, list[str]]
+    unknown: tuple[Unknown, ...]
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures and the lists as JSON data."""
+        return {
+            "sources": self.sources,
+            "rows": [asdict(r) for r in self.rows],
+            "total": asdict(self.total),
+            "cited_by_asp": list(self.asp),
+            "exercised_by_scenarios": list(self.scenarios),
+            "cited_nowhere": self.uncited,
+            "unknown_citations": [asdict(u) for u in self.unknown],
+        }
+
+
+def parse_sections(spec: str, known: Collection[str]) -> list[str]:
+    """The sections a ``--sections`` value names (``500-514,702``: a range holds the sections of
+    the text from one end to the other); :class:`InputError` for a section, or a range holding
+    none, that the text doesn't have."""
+    sections = {n for n in known if "." not in n}
+    out: list[str] = []
+    for item in (part.strip() for part in spec.split(",")):
+        found = _SECTIONS.fullmatch(item)
+        if found is None:
+            raise InputError(f"{quote(item)} is not a section like 508 or a range like 500-514", source="--sections")
+        first, last = found[1], found[2] or found[1]
+        named = sorted(s for s in sections if first <= s <= last)
+        if not named or (first == last and first not in sections):
+            raise InputError(f"{quote(item)}: the rules text has no such section", source="--sections")
+        out += [s for s in named if s not in out]
+    return sorted(out)
+
+
+def _note(
+    first: str, last: str, place: str, cited: str, known: Collection[str], into: set[str], unknown: list[Unknown]
+) -> None:
+    missing = [n for n in dict.fromkeys((first, last)) if n not in known]
+    unknown += [Unknown(place, n, "no such rule in the rules text") for n in missing]
+    if missing:
+        into.update(n for n in (first, last) if n in known)
+        return
+    numbers = expand(first, last, known)
+    if not numbers:
+        unknown.append(Unknown(place, cited, "a range whose end comes before its start"))
+    into.update(numbers)
+
+
+def _files(folder: Path, pattern: str, what: str) -> list[Path]:
+    if not folder.is_dir():
+        raise InputError(f"not a folder of {what}", source=str(folder))
+    return sorted(folder.rglob(pattern))
+
+
+def asp_citations(folder: Path, known: Collection[str]) -> tuple[set[str], list[Unknown]]:
+    """The numbers the comments of the rule modules under ``folder`` cite (ranges expanded),
+    and their citations of numbers the text doesn't have."""
+    cited: set[str] = set()
+    unknown: list[Unknown] = []
+    for path in _files(folder, "*.lp", "rule modules"):
+        place = f"{folder.name}/{path.relative_to(folder).as_posix()}"
+        for c in module_citations(read_text(path, what="the rule module")):
+            _note(c.first, c.last, f"{place}:{c.line}", str(c), known, cited, unknown)
+    return cited, unknown
+
+
+def scenario_citations(folder: Path, known: Collection[str]) -> tuple[set[str], list[Unknown]]:
+    """The numbers the ``cite`` lists of the scenario files under ``folder`` name, and the
+    numbers of their ``cite`` and expected ``violations`` the text doesn't have."""
+    cited: set[str] = set()
+    unknown: list[Unknown] = []
+    for path in _files(folder, "*.yaml", "scenario files"):
+        place = f"{folder.name}/{path.relative_to(folder).as_posix()}"
+        scenario = load_scenario(path)
+        for i, number in enumerate(scenario.cite):
+            _note(number, number, f"{place}: cite[{i}]", number, known, cited, unknown)
+        for i, number in enumerate(scenario.expect.violations):
+            if number not in known:
+                unknown.append(Unknown(f"{place}: expect.violations[{i}]", number, "no such rule in the rules text"))
+    return cited, unknown
+
+
+def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str]) -> Row:
+    anywhere = asp | scenarios
+    touched = anywhere | {n.rstrip("abcdefghijklmnopqrstuvwxyz") for n in anywhere}  # and the parents of subrules
+    return Row(
+        section,
+        len(rules),
+        sum(n in asp for n in rules),
+        sum(n in scenarios for n in rules),
+        sum(n in asp and n in scenarios for n in rules),
+        sum(n not in anywhere for n in rules),
+        sum(n not in touched for n in rules),
+    )
+
+
+def measure(rules_text: Path, modules: Path, scenarios: Path, sections: str = DEFAULT_SECTIONS) -> Coverage:
+    """The coverage of the rules of ``sections`` (a ``--sections`` value) of the rules text by
+    the rule modules under ``modules`` and the scenario files under ``scenarios``;
+    :class:`InputError` for a file or a value that can't be used."""
+    known = read_rules_text(rules_text)
+    chosen = parse_sections(sections, known)
+    asp, asp_unknown = asp_citations(modules, known)
+    exercised, scenario_unknown = scenario_citations(scenarios, known)
+    by_section: dict[str, list[str]] = {s: [] for s in chosen}
+    for n in sorted(known, key=rule_key):
+        if "." in n and section_of(n) in by_section:
+            by_section[section_of(n)].append(n)
+    rows = tuple(_row(s, rules, asp, exercised) for s, rules in by_section.items())
+    everything = [n for rules in by_section.values() for n in rules]
+    total = Row(
+        "all",
+        *(sum(getattr(r, f) for r in rows) for f in ("rules", "asp", "scenarios", "both", "neither", "untouched")),
+    )
+    uncited = {
+        s: compact((n for n in rules if n not in asp and n not in exercised), known) for s, rules in by_section.items()
+    }
+    return Coverage(
+        rows=rows,
+        total=total,
+        asp=tuple(n for n in everything if n in asp),
+        scenarios=tuple(n for n in everything if n in exercised),
+        uncited={s: listed for s, listed in uncited.items() if listed},
+        unknown=tuple(asp_unknown + scenario_unknown),
+        sources={"rules_text": str(rules_text), "modules": str(modules), "scenarios": str(scenarios)},
+    )
+
+
+_COLUMNS = ("section", "rules", "ASP", "scenarios", "both", "neither", "untouched")
+
+
+def _table(rows: Iterable[Row]) -> list[str]:
+    cells = [_COLUMNS] + [
+        (r.section, *(str(x) for x in (r.rules, r.asp, r.scenarios, r.both, r.neither, r.untouched))) for r in rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
+    return [
+        "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+        for row in cells
+    ]
+
+
+def format_coverage(coverage: Coverage, width: int = 100) -> str:
+    """The report: the table by section and in all, the rules cited nowhere by section, and
+    the citations of numbers the text doesn't have."""
+    lines = _table([*coverage.rows, coverage.total])
+    lines.insert(-1, "-" * len(lines[0]))
+    lines += textwrap.wrap(
+        "ASP: cited in a rule module's comments; scenarios: named in a scenario's cite list; a rule "
+        "counts for its own number only; untouched: cited nowhere, nor is any subrule of it",
+        width,
+    )
+    if coverage.uncited:
+        lines.append("")
+        lines.append("cited nowhere:")
+        for section, listed in coverage.uncited.items():
+            lines += textwrap.wrap(
+                ", ".join(listed),
+                width,
+                initial_indent=f"  {section}: ",
+                subsequent_indent=" " * 7,
+                break_on_hyphens=False,
+            )
+    if coverage.unknown:
+        lines.append("")
+        lines.append(f"{len(coverage.unknown)} citation(s) of numbers the rules text doesn't have:")
+        lines += [f"  {u}" for u in coverage.unknown]
+    return "\n".join(lines)
