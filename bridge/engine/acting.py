@@ -16,7 +16,7 @@ import clingo
 
 from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
-from bridge.engine.solver import Session, answer
+from bridge.engine.solver import Session, answer, atoms
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
 from bridge.model.cards import Card, TargetSpec
@@ -229,11 +229,11 @@ def legal_targets(game: Board, item: StackObject, marker: str) -> tuple[dict[int
     )
     model = answer(game.modules(*ACTING), facts).model
     legal: dict[int, list[str]] = {i: [] for i in range(1, slots + 1)}
-    for s in model:
-        if s.match("legal_target", 3) and s.arguments[0].string == item.id:
+    for s in atoms(model, "legal_target", 3):
+        if s.arguments[0].string == item.id:
             legal[s.arguments[1].number].append(s.arguments[2].string)
-    other = [s for s in model if s.match("violation", 3) and s.arguments[1].name not in _TARGET_REASONS]
-    removed = any(s.match("trigger_removed", 1) for s in model)
+    other = [s for s in atoms(model, "violation", 3) if s.arguments[1].name not in _TARGET_REASONS]
+    removed = bool(atoms(model, "trigger_removed", 1))
     return {i: sorted(v) for i, v in legal.items()}, not other, removed
 
 

@@ -20,7 +20,7 @@ from typing import Literal, Self, overload
 import clingo
 
 from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
-from bridge.engine.solver import Session, line_predicate, symbol_text
+from bridge.engine.solver import Session, atoms, lines_without, symbol_text
 from bridge.engine.verdict import Verdict, ViolationReader
 from bridge.model.actions import (
     Action,
@@ -77,7 +77,7 @@ PRIORITY = ("inputs", "turn/priority")
 def citations() -> dict[str, tuple[str, str]]:
     """reason -> (specific rule, step rule), from ``combat/citations.lp``."""
     model = Session(("combat/citations",), "").solve().model
-    return {s.arguments[0].name: (s.arguments[1].string, s.arguments[2].string) for s in model if s.match("cites", 3)}
+    return {s.arguments[0].name: (s.arguments[1].string, s.arguments[2].string) for s in atoms(model, "cites", 3)}
 
 
 @dataclass(frozen=True)
@@ -259,10 +259,8 @@ class Board:
         if name not in {p.name for p in self.state.players}:
             raise InputError(f"no player is called {name!r}")
         model = Session(self.modules("characteristics/players"), self.position.facts).solve().model
-        abilities = sorted(
-            str(s.arguments[1]) for s in model if s.match("player_has", 2) and s.arguments[0].string == name
-        )
-        hand = next(s.arguments[1] for s in model if s.match("max_hand_size", 2) and s.arguments[0].string == name)
+        abilities = sorted(str(s.arguments[1]) for s in atoms(model, "player_has", 2) if s.arguments[0].string == name)
+        hand = next(s.arguments[1] for s in atoms(model, "max_hand_size", 2) if s.arguments[0].string == name)
         size: int | str = hand.number if hand.type == clingo.SymbolType.Number else str(hand)
         return PlayerCharacteristics(name=name, abilities=tuple(abilities), max_hand_size=size)
 
@@ -430,7 +428,7 @@ class Board:
         return sorted((str(action), rule) for action, rule in self._sba())
 
     def _sba(self) -> list[tuple[clingo.Symbol, str]]:
-        return [(s.arguments[0], s.arguments[1].string) for s in self._sba_model() if s.match("sba", 2)]
+        return [(s.arguments[0], s.arguments[1].string) for s in atoms(self._sba_model(), "sba", 2)]
 
     def _sba_model(self) -> frozenset[clingo.Symbol]:
         """The state-based actions question; the same grounding answers the turn's questions:
@@ -460,7 +458,7 @@ class Board:
         if known is not None and known[0] is position:
             return known[1]
         facts = (
-            "\n".join(line for line in position.facts.split("\n") if line_predicate(line) not in _TURN_OPEN)
+            lines_without(position.facts, _TURN_OPEN)
             + "\n"
             + " ".join(f"#external step({s})." for s in ALL_STEPS)
             + "\n"
@@ -600,7 +598,9 @@ class DeclarationChecker:
         # CR 508.1d, 509.1c: only the maximum matters; with no requirement to obey, any legal
         # declaration shows it (listing them all is exponential in the creatures)
         search = Session(_modules(game, kind), game.position.facts, _search_parts(kind, "max")).solve(best=True).model
-        extra = [f"known_{s}." for s in search if s.match("requirement_max", 2) or s.match("requirement_witness", 1)]
+        extra = [
+            f"known_{s}." for s in [*atoms(search, "requirement_max", 2), *atoms(search, "requirement_witness", 1)]
+        ]
         self._search = search
         # with what a declaration does (combat/*_results), so that the one taken needs no grounding
         self.session = Session(
@@ -720,7 +720,7 @@ def priority_now(game: Board) -> tuple[bool, tuple[str, ...]]:
 @functools.lru_cache(maxsize=1024)
 def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
     model = Session(PRIORITY, facts).solve().model
-    pending = tuple(sorted(s.arguments[0].name for s in model if s.match("pending_turn_based_action", 1)))
+    pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
     return any(s.match("priority_step", 0) for s in model), pending
 
 

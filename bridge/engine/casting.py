@@ -14,6 +14,7 @@ from bridge.engine.facts import asp_string
 from bridge.engine.moves import discard, move_permanents
 from bridge.engine.priority import give_priority
 from bridge.engine.resolve import resolve_top
+from bridge.engine.solver import atoms
 from bridge.engine.triggers import put_in_order, targeted_events, triggers_on, with_targets_on_stack
 from bridge.engine.turn import end_step, turn_based_action_first
 from bridge.engine.updates import next_timestamp, update_permanent, update_permanents, updated
@@ -109,7 +110,7 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
     """CR 605.3b, 106.4: the permanent is tapped and the mana the rules said goes into the
     activator's pool at once."""
     player = actor(game.state, action.by, "activate")
-    added = "".join("{" + s.arguments[1].name.upper() + "}" for s in model if s.match("adds_mana", 2))
+    added = "".join("{" + s.arguments[1].name.upper() + "}" for s in atoms(model, "adds_mana", 2))
     state = update_permanent(game.state, action.source, {"tapped": True})
     players = [
         p.model_copy(update={"mana_pool": p.mana_pool + added}) if p.name == player else p for p in state.players
@@ -120,7 +121,7 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
 
 def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:
     """CR 601.2g, 605.3a: tap the sources the payment names and take the mana from the pool."""
-    tapped = {s.arguments[0].string for s in model if s.match("tap_for_mana", 2)}
+    tapped = {s.arguments[0].string for s in atoms(model, "tap_for_mana", 2)}
     used = {
         s.arguments[1].name.upper(): s.arguments[2].number
         for s in model

@@ -12,6 +12,7 @@ from bridge.engine.board import DECLARED, Board, attack_facts, block_facts, chec
 from bridge.engine.facts import asp_string
 from bridge.engine.moves import exile_from_graveyard_instead, gain_or_draw
 from bridge.engine.priority import give_priority
+from bridge.engine.solver import atoms
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import update_permanents
 from bridge.engine.verdict import Verdict
@@ -38,8 +39,8 @@ def deal_damage(
     for s in model:
         if s.match("prevent_next_used", 2):
             used.setdefault(s.arguments[0].string, set()).add(s.arguments[1].string)
-    deathtouched = {s.arguments[0].string for s in model if s.match("deathtouch_damaged", 1)}
-    struck_first = {s.arguments[0].string for s in model if s.match("marks_struck_first", 1)}
+    deathtouched = {s.arguments[0].string for s in atoms(model, "deathtouch_damaged", 1)}
+    struck_first = {s.arguments[0].string for s in atoms(model, "marks_struck_first", 1)}
     changes: dict[str, dict[str, object]] = {}
     for perm in state.permanents():
         assert perm.id is not None  # validation gives every object an id
@@ -79,7 +80,7 @@ def deal_damage(
         state,
         amounts("graveyard_exile_instead"),
         pool,
-        unable={s.arguments[0].string for s in model if s.match("graveyard_exile_impossible", 1)},
+        unable={s.arguments[0].string for s in atoms(model, "graveyard_exile_impossible", 1)},
     )
     state, replaced = (
         gain_or_draw(pool, state, gained)
@@ -111,7 +112,7 @@ def pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameS
     symbols = [pool[i : i + 3] for i in range(0, len(pool), 3)]
     from_pool = min(owed, len(symbols))
     owed -= from_pool
-    sources = {s.arguments[1].string for s in model if s.match("usable_source", 2) and s.arguments[0] == DECLARED}
+    sources = {s.arguments[1].string for s in atoms(model, "usable_source", 2) if s.arguments[0] == DECLARED}
     changes: dict[str, dict[str, object]] = {}
     for perm in state.permanents():
         if owed and perm.id in sources:
@@ -154,7 +155,7 @@ def after_declaration(
 
 
 def after_attack(board: Board, action: DeclareAttackers, model: frozenset[clingo.Symbol]) -> GameState:
-    taps = {s.arguments[1].string for s in model if s.match("taps_to_attack", 2) and s.arguments[0] == DECLARED}
+    taps = {s.arguments[1].string for s in atoms(model, "taps_to_attack", 2) if s.arguments[0] == DECLARED}
     bands = {c: f"band{i}" for i, band in enumerate(action.bands, start=1) for c in band}
     changes: dict[str, dict[str, object]] = {}
     for creature, target in action.attackers.items():

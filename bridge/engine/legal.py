@@ -13,7 +13,6 @@ targets of the others and their exact payment are judged as each is tried
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import clingo
@@ -21,7 +20,7 @@ import clingo
 from bridge.engine.acting import ACTING, MANA_COLORS
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.solver import Session, line_predicate, unread_inputs
+from bridge.engine.solver import Session, atoms, lines_without, unread_inputs
 from bridge.model.state import STEPS
 
 
@@ -75,14 +74,12 @@ def payments(game: Board, player: str, key: str) -> list[list[str]]:
     ways: list[list[str]] = []
     for model in session.solve(literals=fixed, project=True).models:
         kinds: dict[str, list[str]] = {}
-        for s in model:
-            if s.match("payment_source", 3):
-                kinds.setdefault(s.arguments[2].string, []).append(s.arguments[1].string)
+        for s in atoms(model, "payment_source", 3):
+            kinds.setdefault(s.arguments[2].string, []).append(s.arguments[1].string)
         # sources of one kind are alike: the ones with the smallest ids are tapped
         way = sorted(
             source
-            for s in model
-            if s.match("payment_kind", 3)
+            for s in atoms(model, "payment_kind", 3)
             for source in sorted(kinds[s.arguments[1].string])[: s.arguments[2].number]
         )
         if way not in ways:
@@ -116,25 +113,20 @@ def _fixed(
 
 def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
     """The listing's shown atoms as a :class:`Listing`."""
-    casts = frozenset(s.arguments[0].string for s in model if s.match("may_try_cast", 1))
-    abilities = frozenset(
-        (s.arguments[0].string, s.arguments[1].number) for s in model if s.match("may_try_activate", 2)
-    )
-    cast_now = frozenset(s.arguments[0].string for s in model if s.match("may_cast_now", 1))
+    casts = frozenset(s.arguments[0].string for s in atoms(model, "may_try_cast", 1))
+    abilities = frozenset((s.arguments[0].string, s.arguments[1].number) for s in atoms(model, "may_try_activate", 2))
+    cast_now = frozenset(s.arguments[0].string for s in atoms(model, "may_cast_now", 1))
     activate_now = frozenset(
-        (s.arguments[0].string, s.arguments[1].number) for s in model if s.match("may_activate_now", 2)
+        (s.arguments[0].string, s.arguments[1].number) for s in atoms(model, "may_activate_now", 2)
     )
-    lands = frozenset(s.arguments[0].string for s in model if s.match("may_play_land", 1))
+    lands = frozenset(s.arguments[0].string for s in atoms(model, "may_play_land", 1))
     mana = tuple(
-        sorted(
-            (s.arguments[0].string, MANA_COLORS[s.arguments[1].name]) for s in model if s.match("may_activate_mana", 2)
-        )
+        sorted((s.arguments[0].string, MANA_COLORS[s.arguments[1].name]) for s in atoms(model, "may_activate_mana", 2))
     )
-    choices = frozenset(_attempt_key(s.arguments[0]) for s in model if s.match("may_choose_payment", 1))
+    choices = frozenset(_attempt_key(s.arguments[0]) for s in atoms(model, "may_choose_payment", 1))
     sacrifices: dict[str, list[str]] = {}
-    for s in model:
-        if s.match("may_sacrifice", 2):
-            sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
+    for s in atoms(model, "may_sacrifice", 2):
+        sacrifices.setdefault(_attempt_key(s.arguments[0]), []).append(s.arguments[1].string)
     return Listing(
         casts=casts,
         abilities=abilities,
@@ -150,8 +142,7 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 # the facts the listing grounding leaves open: the step, who has priority, who is listed, whose
 # turn it is, what is tapped, what is new under its controller, whether a land was played, and
 # which declarations this combat has made
-_OPEN = frozenset({"step", "priority", "active_player", "tapped", "sick", "declared_in_combat"})
-_PLAYED = re.compile(r"lands_played\([^,]+, [01]\)\.$")
+_OPEN = frozenset({"step", "priority", "active_player", "tapped", "sick", "declared_in_combat", "lands_played"})
 _LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], int]]] = {}
 _SESSION_LITERALS: dict[int, tuple[Session, dict[tuple[str, object], int]]] = {}
 
@@ -167,11 +158,10 @@ def _kept_facts(game: Board) -> str:
     known = _KEPT.get(id(game.position))
     if known is not None and known[0] is game.position:
         return known[1]
-    left_out = _OPEN | unread_inputs(game.modules(*ACTING))
-    kept = "\n".join(
-        line
-        for line in game.position.facts.split("\n")
-        if line_predicate(line) not in left_out and not (line.startswith("lands_played(") and _PLAYED.match(line))
+    kept = lines_without(game.position.facts, _OPEN | unread_inputs(game.modules(*ACTING)))
+    # the lands played are open as 0 or 1: a count past it stays a fact
+    kept += "".join(
+        f"\nlands_played({asp_string(p.name)}, {p.lands_played})." for p in game.state.players if p.lands_played > 1
     )
     if len(_KEPT) >= 64:
         del _KEPT[next(iter(_KEPT))]

@@ -17,7 +17,7 @@ from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
 from bridge.engine.replacement import _instead, draw_replaced, graveyard_destinations, life_gain_replaced, sources
 from bridge.engine.replacement import sources as replacement_sources
-from bridge.engine.solver import symbol_text
+from bridge.engine.solver import atoms, symbol_text
 from bridge.engine.triggers import leaving_events, triggers_on
 from bridge.engine.updates import next_timestamp, remove_from_combat, update_permanent, updated
 from bridge.model.cards import COLORS, Ability, Card, CardPool
@@ -577,4 +577,4 @@ def leave_stack(state: GameState, oid: str, where: str, pool: CardPool | None = 
 def copy_candidates(model: frozenset[clingo.Symbol]) -> dict[str, str]:
     """CR 706.5, 706.2-706.3: the creatures a card entering as a copy may copy, each with the
     card of the copiable values it would take (``none``: a face-down creature's)."""
-    return {s.arguments[0].string: symbol_text(s.arguments[1]) for s in model if s.match("copy_candidate", 2)}
+    return {s.arguments[0].string: symbol_text(s.arguments[1]) for s in atoms(model, "copy_candidate", 2)}

@@ -9,7 +9,7 @@ from bridge.engine import sba
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string, delayed_facts
 from bridge.engine.sba import drawn_by_loop, perform_state_based_actions
-from bridge.engine.solver import answer
+from bridge.engine.solver import answer, atoms
 from bridge.engine.triggers import put_triggers_on_stack, state_triggers, triggers_on
 from bridge.engine.updates import steps_key, updated
 from bridge.model.errors import RuleModuleError
@@ -83,7 +83,7 @@ def delayed_event_triggers(game: Board, before: GameState, after: GameState) -> 
     old = {d.id for d in before.delayed_triggers}
     facts = delayed_facts(waiting, new={d.id or "" for d in waiting if d.id not in old})
     model = answer(("inputs", "stack/delayed"), "\n".join([*facts, *events])).model
-    fired = {s.arguments[0].string for s in model if s.match("delayed_triggers", 1)}
+    fired = {s.arguments[0].string for s in atoms(model, "delayed_triggers", 1)}
     if not fired:
         return after
     after = after.model_copy(

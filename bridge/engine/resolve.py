@@ -37,7 +37,7 @@ from bridge.engine.moves import (
 )
 from bridge.engine.priority import give_priority
 from bridge.engine.sba import apply_regeneration
-from bridge.engine.solver import Session, symbol_text
+from bridge.engine.solver import Session, atoms, symbol_text
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import next_timestamp, update_permanents, updated
 from bridge.model.cards import EffectSpec
@@ -90,7 +90,7 @@ def resolve_top(game: Board) -> GameState:
 def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:
     """Where each object leaving the stack goes, as the rules show it (``leaves_stack_to/2``:
     a zone of its owner's, the battlefield, or ``none`` when it ceases to exist)."""
-    return {s.arguments[0].string: s.arguments[1].name for s in model if s.match("leaves_stack_to", 2)}
+    return {s.arguments[0].string: s.arguments[1].name for s in atoms(model, "leaves_stack_to", 2)}
 
 
 def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
@@ -98,7 +98,7 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
     Aura attached to what the rules say (608.3a)."""
     card = game.pool.get(item.card or "")
     attached = next(
-        (s.arguments[1].string for s in model if s.match("enters_attached", 2) and s.arguments[0].string == item.id),
+        (s.arguments[1].string for s in atoms(model, "enters_attached", 2) if s.arguments[0].string == item.id),
         None,
     )
     controller = item.controller or state.active

@@ -13,6 +13,7 @@ import clingo
 from bridge.engine.board import Board
 from bridge.engine.moves import restart, shuffle
 from bridge.engine.replacement import destinations_shown
+from bridge.engine.solver import atoms
 from bridge.engine.triggers import leaving_events, triggers_on
 from bridge.engine.updates import remove_from_combat, steps_key, update_permanents
 from bridge.model.cards import CardPool
@@ -46,9 +47,9 @@ def perform_state_based_actions(board: Board) -> GameState:
                 return drawn_by_loop(state)
             seen.add(key)
         model = game._sba_model()
-        replaced = {s.arguments[0] for s in model if s.match("sba_replaced", 2)}
-        actions = [s.arguments[0] for s in model if s.match("sba", 2) and s.arguments[0] not in replaced]
-        actions += [s.arguments[1] for s in model if s.match("sba_replaced", 2)]
+        replaced = {s.arguments[0] for s in atoms(model, "sba_replaced", 2)}
+        actions = [s.arguments[0] for s in atoms(model, "sba", 2) if s.arguments[0] not in replaced]
+        actions += [s.arguments[1] for s in atoms(model, "sba_replaced", 2)]
         if not actions:
             if state.step != "cleanup":
                 # CR 302.6: control changed since the game last looked (in cleanup, where
@@ -229,7 +230,7 @@ def record_control_changes(state: GameState, model: frozenset[clingo.Symbol]) ->
     last (``control_changed``, turn/control.lp) haven't been under their new controller's
     control since his or her most recent turn began: they are sick, and the controller seen
     is recorded (as a turn begins, the rules then say which of them start again)."""
-    changed = {s.arguments[0].string: s.arguments[1].string for s in model if s.match("control_changed", 2)}
+    changed = {s.arguments[0].string: s.arguments[1].string for s in atoms(model, "control_changed", 2)}
     if not changed:
         return state
     changes: dict[str, dict[str, object]] = {}

@@ -21,7 +21,7 @@ import functools
 import os
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypedDict, Unpack
 
@@ -35,8 +35,9 @@ __all__ = [
     "Session",
     "Solution",
     "answer",
+    "atoms",
     "fact_words",
-    "line_predicate",
+    "lines_without",
     "live_statements",
     "module_statements",
     "solve",
@@ -221,6 +222,7 @@ class _Line(NamedTuple):
     """What pruning needs of one line of facts: the names in it, and the input predicate of
     its one plain fact ("" when the line may hold more than one fact, or something else)."""
 
+    text: str
     tokens: frozenset[str]
     predicate: str
 
@@ -230,28 +232,30 @@ _LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
-def _line(line: str) -> _Line:
-    known = _LINES.get(line)
-    if known is None:
-        if len(_LINES) >= 200_000:
-            _LINES.clear()
-        plain = _PLAIN_FACT.fullmatch(line)
-        known = _LINES[line] = _Line(frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "")
-    return known
+def _lines(facts: str) -> list[_Line]:
+    """What pruning needs of each line of the facts."""
+    known = _LINES
+    out = []
+    for line in facts.split("\n"):
+        info = known.get(line)
+        if info is None:
+            if len(known) >= 200_000:
+                known.clear()
+            plain = _PLAIN_FACT.fullmatch(line)
+            info = known[line] = _Line(line, frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "")
+        out.append(info)
+    return out
 
 
-def line_predicate(line: str) -> str:
-    """The predicate of a line of facts that holds one plain fact ("" for any other line)."""
-    return _line(line).predicate
+def lines_without(facts: str, predicates: Collection[str]) -> str:
+    """The facts less the lines that hold one plain fact of one of ``predicates``."""
+    return "\n".join(info.text for info in _lines(facts) if info.predicate not in predicates)
 
 
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
     """The names in ``facts`` (every identifier, strings included: more names only keep more
     rules) that matter to pruning ``modules``."""
-    names: set[str] = set()
-    for line in facts.split("\n"):
-        names |= _line(line).tokens
-    return _program(modules).vocabulary.intersection(names)
+    return _program(modules).vocabulary.intersection(set().union(*(info.tokens for info in _lines(facts))))
 
 
 @functools.cache
@@ -271,9 +275,7 @@ def _read_facts(facts: str, read: frozenset[str]) -> str:
     """The facts less the lines that are one plain fact of an input predicate no kept
     statement names (they can't change an answer); a line that may hold more is kept."""
     unread = _input_predicates() - read
-    if not unread:
-        return facts
-    return "\n".join(line for line in facts.split("\n") if _line(line).predicate not in unread)
+    return lines_without(facts, unread) if unread else facts
 
 
 @functools.lru_cache(maxsize=512)
@@ -456,6 +458,8 @@ class Session:
         self._warnings: list[str] = []
         self._shadow: Session | None = None
         self._freed: dict[tuple[str, int], dict[tuple[object, ...], int]] = {}
+        # the answers given, by question: the same question on the same grounding has them
+        self._answers: dict[tuple[object, ...], Solution] = {}
         parts = list(parts)
         prepared = _program or _prepare(self._modules, facts, parts, prune)
         self._pruned = prune = prepared.statements is not None
@@ -530,6 +534,7 @@ class Session:
             parts.append((name, ()))
         if self._shadow is not None:
             self._shadow.ground(parts)
+        self._answers.clear()
         started = time.perf_counter()
         try:
             self._control.ground([(name, [symbol(a) for a in args]) for name, args in parts])
@@ -555,6 +560,11 @@ class Session:
         a search whose objective grounds to nothing would otherwise list every answer set.
         ``project``: answer sets that differ only in atoms not shown are one.
         Assumptions set atoms (externals) true."""
+        assumptions = tuple(assumptions)
+        question = (assumptions, tuple(literals), models, optimal_only, opt_mode, best, project)
+        known = self._answers.get(question)
+        if known is not None:
+            return known
         config = _solve_configuration(self._control)
         config.models = str(models)
         config.project = "show" if project else "no"
@@ -586,6 +596,9 @@ class Session:
         solution = Solution(satisfiable=bool(result.satisfiable), models=tuple(found), unoptimized=unoptimized)
         if self._shadow is not None:
             self._compare(solution, assumptions, literals, models, optimal_only, opt_mode, best, project)
+        if len(self._answers) >= 256:
+            self._answers.clear()
+        self._answers[question] = solution
         return solution
 
     def _compare(
@@ -632,6 +645,7 @@ class Session:
         known = self._freed.get((name, arity))
         if known is not None:
             return known
+        self._answers.clear()
         out: dict[tuple[object, ...], int] = {}
         self._freed[(name, arity)] = out
         for atom in self._control.symbolic_atoms.by_signature(name, arity):
@@ -713,6 +727,25 @@ def answer(modules: Sequence[str], facts: str) -> Solution:
             del _ANSWERS[next(iter(_ANSWERS))]
         _ANSWERS[key] = known
     return known
+
+
+# The atoms of the answers read last, by predicate (reading a symbol's name and arity goes
+# through clingo each time: an answer read for several predicates is indexed once).
+_INDEXED: dict[int, tuple[frozenset[clingo.Symbol], dict[tuple[str, int], list[clingo.Symbol]]]] = {}
+
+
+def atoms(model: frozenset[clingo.Symbol], name: str, arity: int) -> list[clingo.Symbol]:
+    """The atoms of an answer set whose predicate is ``name``/``arity``."""
+    known = _INDEXED.get(id(model))
+    if known is None or known[0] is not model:
+        index: dict[tuple[str, int], list[clingo.Symbol]] = {}
+        for sym in model:
+            if sym.type == clingo.SymbolType.Function and sym.positive:
+                index.setdefault((sym.name, len(sym.arguments)), []).append(sym)
+        if len(_INDEXED) >= 256:
+            del _INDEXED[next(iter(_INDEXED))]
+        known = _INDEXED[id(model)] = (model, index)
+    return known[1].get((name, arity), [])
 
 
 def symbol_text(sym: clingo.Symbol) -> str:

@@ -13,7 +13,7 @@ import clingo
 from bridge.engine.acting import legal_targets, spec_targets, target_choices
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.solver import Session
+from bridge.engine.solver import Session, atoms
 from bridge.engine.updates import update_permanents, updated
 from bridge.model.cards import CardPool
 from bridge.model.errors import RuleModuleError
@@ -85,10 +85,10 @@ def collect_triggers(pool: CardPool | None, state: GameState, events: list[str])
             controller=s.arguments[3].string,
             copied_from=copied(s),
         )
-        for s in sorted((s for s in model if s.match("triggered", 4)), key=str)
+        for s in sorted((s for s in atoms(model, "triggered", 4)), key=str)
     ]
-    owners = {str(s.arguments[0]): s.arguments[1].string for s in model if s.match("about_controller", 2)}
-    for s in sorted((s for s in model if s.match("triggered_each", 5)), key=str):
+    owners = {str(s.arguments[0]): s.arguments[1].string for s in atoms(model, "about_controller", 2)}
+    for s in sorted((s for s in atoms(model, "triggered_each", 5)), key=str):
         event = s.arguments[4]
         about = _about(event, s.arguments[0].string)
         # "that much": the life gained, as the ability's X
@@ -104,7 +104,7 @@ def collect_triggers(pool: CardPool | None, state: GameState, events: list[str])
                 copied_from=copied(s),
             )
         )
-    for s in sorted((s for s in model if s.match("triggered_amount", 5)), key=str):
+    for s in sorted((s for s in atoms(model, "triggered_amount", 5)), key=str):
         # "that much": the amount of the event, as the ability's X
         items.append(
             StackObject(
@@ -115,7 +115,7 @@ def collect_triggers(pool: CardPool | None, state: GameState, events: list[str])
                 copied_from=copied(s),
             )
         )
-    for s in sorted((s for s in model if s.match("keyword_triggered", 4)), key=str):
+    for s in sorted((s for s in atoms(model, "keyword_triggered", 4)), key=str):
         items.append(
             StackObject(
                 source=s.arguments[0].string,
@@ -124,7 +124,7 @@ def collect_triggers(pool: CardPool | None, state: GameState, events: list[str])
                 controller=s.arguments[3].string,
             )
         )
-    return items, {s.arguments[0].string for s in model if s.match("enters_tapped", 1)}
+    return items, {s.arguments[0].string for s in atoms(model, "enters_tapped", 1)}
 
 
 def _about(event: clingo.Symbol, source: str) -> str | None:

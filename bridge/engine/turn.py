@@ -15,6 +15,7 @@ from bridge.engine.combat import after_damage, after_declaration, judge_damage, 
 from bridge.engine.moves import discard, draw
 from bridge.engine.priority import after_action, give_priority
 from bridge.engine.sba import perform_state_based_actions, record_control_changes
+from bridge.engine.solver import atoms
 from bridge.engine.triggers import triggers_on
 from bridge.engine.updates import OUT_OF_COMBAT, update_permanents, updated
 from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers
@@ -28,7 +29,7 @@ def end_step(game: Board) -> GameState:
     whose turn begins and which records of the turn start again."""
     state = game.state
     model = game._steps_model(state)
-    step = next(s.arguments[0].name for s in model if s.match("next_step", 1))
+    step = next(s.arguments[0].name for s in atoms(model, "next_step", 1))
     # in a step where nobody received priority, state-based actions were not checked after
     # its turn-based actions
     return begin_step(game, _step_ends(state, model), step, checked=state.priority is not None)
@@ -38,7 +39,7 @@ def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
     """Apply what the rules show changing as the step ends (``step_ends``, 500.4, 500.8,
     511.3) and, when a new turn begins, who takes it and what starts again (``next_turn``,
     500.7, 614.10, 302.6)."""
-    ends = [s.arguments[0] for s in model if s.match("step_ends", 1)]
+    ends = [s.arguments[0] for s in atoms(model, "step_ends", 1)]
     if any(c.match("empty_mana_pools", 0) for c in ends) and any(p.mana_pool for p in state.players):
         state = updated(state, players=[p.model_copy(update={"mana_pool": ""}) for p in state.players])
     removed = {c.arguments[0].string for c in ends if c.match("remove_from_combat", 1)}
@@ -48,19 +49,19 @@ def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
         state = updated(state, declared=[], attacked_this_combat=False)
     if any(c.match("use_extra_combat", 0) for c in ends):
         state = updated(state, extra_combats=state.extra_combats - 1)
-    turn = next((s for s in model if s.match("next_turn", 2)), None)
+    turn = next((s for s in atoms(model, "next_turn", 2)), None)
     return state if turn is None else _new_turn(state, model, turn)
 
 
 def _new_turn(state: GameState, model: frozenset[clingo.Symbol], turn: clingo.Symbol) -> GameState:
     """The turn the rules show begins (turn number and player), with the extra turns it used
     and the turns skipped on the way (500.7, 614.10), and the records they reset."""
-    used = {s.arguments[0].number for s in model if s.match("extra_turn_used", 1)}
+    used = {s.arguments[0].number for s in atoms(model, "extra_turn_used", 1)}
     # extra_turn(K, P) is the K-th extra turn created; the state lists the most recent first
     count = len(state.extra_turns)
     extra = [p for i, p in enumerate(state.extra_turns) if count - i not in used]
-    skipped = {s.arguments[0].string: s.arguments[1].number for s in model if s.match("turns_skipped", 2)}
-    resumes = next((s.arguments[0].string for s in model if s.match("next_turn_order_resumes", 1)), None)
+    skipped = {s.arguments[0].string: s.arguments[1].number for s in atoms(model, "turns_skipped", 2)}
+    resumes = next((s.arguments[0].string for s in atoms(model, "next_turn_order_resumes", 1)), None)
     # CR 302.6: control that changed since the game last looked (an effect that ended in the
     # cleanup step) is recorded first; the new active player's permanents then start again
     state = record_control_changes(state, model)
@@ -112,7 +113,7 @@ def begin_step(game: Board, state: GameState, step: str, checked: bool = True) -
     # the draw step after the draw)
     state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
     acted = acted or bool(state.pending_triggers)
-    due = {s.arguments[0].string for s in model if s.match("delayed_triggers", 1)}
+    due = {s.arguments[0].string for s in atoms(model, "delayed_triggers", 1)}
     if due:
         # CR 603.7b: the delayed triggered abilities whose moment this is trigger, once
         state = updated(
