@@ -37,18 +37,16 @@ phase.rs runs from ``benchmarks/.peers/bin/python`` (``benchmarks/setup_peers.sh
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import PEER_PYTHON, add_json_option, header, row, run_peer, write_json
 from bridge.engine.game import Game
 from bridge.model.actions import AssignDamage, StateBasedActions
 from bridge.model.cards import CardPool
@@ -288,19 +286,8 @@ def reference(b: dict) -> dict:
 # ---------------------------------------------------------------------- phase.rs
 def phase_rows(boards: list[dict], python: Path, repeats: int) -> list[dict]:
     """phase.rs's row for each board, from its own environment (one process for all)."""
-    if not python.exists():
-        return [{"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"} for _ in boards]
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-        json.dump(boards, f)
-    run = subprocess.run(
-        [str(python), str(ROOT / "benchmarks" / "phase_damage_peer.py"), "--board", f.name, "--repeats", str(repeats)],
-        capture_output=True,
-        text=True,
-    )
-    Path(f.name).unlink()
-    if run.returncode != 0:
-        return [{"reason": f"phase_damage_peer.py failed: {run.stderr.strip()[-500:]}"} for _ in boards]
-    return json.loads(run.stdout)
+    answer = run_peer(python, "phase_damage_peer.py", "--board", boards, ["--repeats", str(repeats)])
+    return [answer] * len(boards) if isinstance(answer, dict) else answer
 
 
 # ---------------------------------------------------------------------- report
@@ -414,9 +401,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 10, 20])
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--phase-repeats", type=int, default=50)
-    parser.add_argument("--phase-python", type=Path, default=ROOT / "benchmarks" / ".peers" / "bin" / "python")
+    parser.add_argument("--phase-python", type=Path, default=PEER_PYTHON)
+    add_json_option(parser)
     parser.add_argument("--show-boards", action="store_true", help="print each board's blocks")
     args = parser.parse_args()
+    info = header()
+    print()
 
     boards = [board(n) for n in args.sizes]
     ours = []
@@ -428,6 +418,11 @@ def main() -> None:
     print_table(args.sizes, boards, ours, peers, args.repeats)
     for n, b, (first, mine, _), peer in zip(args.sizes, boards, ours, peers):
         print_results(n, b, first, mine, peer, args.show_boards)
+    figures = []
+    for n, (_, _, t), peer in zip(args.sizes, ours, peers):
+        figures.append(row(f"N={n}: combat damage with state-based actions", "ms", t["total"], peer.get("damage_ms")))
+        figures.append(row(f"N={n}: to the end of combat (phase.rs)", "ms", None, peer.get("end_ms")))
+    write_json(args.json, info, figures)
 
 
 if __name__ == "__main__":

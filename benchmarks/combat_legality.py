@@ -22,13 +22,8 @@ phase.rs runs from a separate environment with ``phase-python`` installed; by de
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import statistics
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +32,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import reference
 
+from benchmarks.common import PEER_PYTHON, add_json_option, header, median_ms, row, run_peer, write_json
 from bridge.engine.game import Game
 from bridge.model.actions import DeclareBlockers
 from bridge.model.state import GameState
@@ -134,15 +130,6 @@ def reference_count(b: dict) -> int:
         reference.can_block = original
 
 
-def median_ms(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
 def random_declarations(b: dict, k: int, seed: int) -> list[DeclareBlockers]:
     rng = random.Random(seed)
     ids = [a["id"] for a in b["attackers"]]
@@ -159,26 +146,13 @@ def phase_times(boards: list[dict], python: Path, repeats: int) -> list[dict | N
         return [None] * len(boards)
     rows: list[dict | None] = []
     for b in boards:
-        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
-            json.dump([b], f)
         n = len(b["attackers"])
-        run = subprocess.run(
-            [
-                str(python),
-                str(ROOT / "benchmarks" / "phase_peer.py"),
-                "--board",
-                f.name,
-                "--repeats",
-                str(repeats if n <= 20 else 3),
-            ],
-            capture_output=True,
-            text=True,
-        )
-        if run.returncode != 0:
-            print(f"phase_peer.py failed: {run.stderr.strip()[-500:]}", file=sys.stderr)
+        answer = run_peer(python, "phase_peer.py", "--board", [b], ["--repeats", str(repeats if n <= 20 else 3)])
+        if isinstance(answer, dict):
+            print(answer["reason"], file=sys.stderr)
             rows.append(None)
         else:
-            rows.append(json.loads(run.stdout)[0])
+            rows.append(answer[0])
     return rows
 
 
@@ -186,8 +160,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 10, 20, 40])
     parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--phase-python", type=Path, default=ROOT / "benchmarks" / ".peers" / "bin" / "python")
+    parser.add_argument("--phase-python", type=Path, default=PEER_PYTHON)
+    add_json_option(parser)
     args = parser.parse_args()
+    info = header()
+    print()
 
     rows = []
     boards = []
@@ -212,12 +189,13 @@ def main() -> None:
         rows.append((n, fresh, per_check, count, count_ms, confirmed))
 
     peers = phase_times(boards, args.phase_python, args.repeats)
-    header = (
+    title = (
         f"{'N':>3} | {'(a) check fresh':>15} | {'phase.rs apply':>14} | {'(b) per check':>13} | "
         f"{'(c) count':>9} | {'count ms':>9} | brute force"
     )
-    print(header)
-    print("-" * len(header))
+    print(title)
+    print("-" * len(title))
+    figures = []
     for (n, fresh, per_check, count, count_ms, confirmed), peer in zip(rows, peers):
         if peer and peer.get("block_ms") is not None:
             phase = f"{peer['block_ms']:.2f} ms" + ("" if peer.get("block_accepted", True) else " (rejected)")
@@ -227,6 +205,10 @@ def main() -> None:
             f"{n:>3} | {fresh:>12.2f} ms | {phase:>14} | {per_check:>10.3f} ms | {count:>9} | "
             f"{count_ms:>6.1f} ms | {confirmed}"
         )
+        peer_ms = peer.get("block_ms") if peer and peer.get("block_accepted", True) else None
+        figures.append(row(f"N={n}: check one block declaration, fresh position", "ms", fresh, peer_ms))
+        figures.append(row(f"N={n}: check a declaration, position grounded once", "ms", per_check))
+        figures.append(row(f"N={n}: count the legal declarations ({count})", "ms", count_ms))
     agree = []
     for n in range(2, 7):
         engine_count = len(Game(state(board(n))).legal_blocks)
@@ -234,6 +216,7 @@ def main() -> None:
     print("(c) against the brute-force reference: " + ", ".join(agree))
     if peers and peers[0] is None:
         print(f"(phase.rs: no environment at {args.phase_python}; run benchmarks/setup_peers.sh)")
+    write_json(args.json, info, figures)
 
 
 if __name__ == "__main__":

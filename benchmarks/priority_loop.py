@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.peer_call import run_peer
+from benchmarks.common import PEER_PYTHON, add_json_option, header, median_ms, row, run_peer, write_json
 from bridge.engine.game import Game
 from bridge.engine.solver import STATS
 from bridge.model.actions import Advance, Cast, Pass
@@ -90,15 +90,6 @@ def board() -> GameState:
     return GameState.model_validate(board_dict())
 
 
-def median_ms(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
-
-
 def with_bolt(state: GameState) -> GameState:
     game = Game(state)
     game.push(Cast(card="Lightning Bolt", targets=["bob"]))
@@ -129,8 +120,6 @@ def turn_profile(run: Callable[[], Game], repeats: int) -> dict[str, float]:
 
 def phase_results(python: Path, repeats: int) -> dict:
     """phase.rs's numbers on the same board, from its own environment (``phase_loop_peer.py``)."""
-    if not python.exists():
-        return {"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"}
     return run_peer(python, "phase_loop_peer.py", "--board", board_dict(), ["--repeats", str(repeats)])
 
 
@@ -180,8 +169,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--phase-repeats", type=int, default=50)
-    parser.add_argument("--phase-python", type=Path, default=ROOT / "benchmarks" / ".peers" / "bin" / "python")
+    parser.add_argument("--phase-python", type=Path, default=PEER_PYTHON)
+    add_json_option(parser)
     args = parser.parse_args()
+    info = header()
+    print()
     start = board()
     stacked = with_bolt(start)
     upkeep = start.model_copy(update={"step": "upkeep"})
@@ -203,11 +195,11 @@ def main() -> None:
     ]
     ours_count = len(decisions(Game(start)).options)
     peer = phase_results(args.phase_python, args.phase_repeats)
-    header = (
+    title = (
         f"{'mid-game board (5 lands, 3 creatures, 4 cards in hand each)':<58} | {'mtgasp ms':>9} | {'phase.rs ms':>11}"
     )
-    print(header)
-    print("-" * len(header))
+    print(title)
+    print("-" * len(title))
     for name, key, ms in rows:
         print(f"{name:<58} | {ms:9.2f} | {_phase_cell(peer, key)}")
     print(
@@ -219,12 +211,12 @@ def main() -> None:
     print()
     passing = turn_profile(lambda: _advance_turn(upkeep), max(3, args.repeats // 3))
     agents = turn_profile(lambda: _random_turn(upkeep), max(3, args.repeats // 3))
-    header = (
+    title = (
         f"{'full turn, upkeep to upkeep':<36} | {'ms':>8} | {'actions':>7} | {'clingo calls':>12} | {'add':>7} | "
         f"{'ground':>7} | {'solve':>7} | {'python':>7}"
     )
-    print(header)
-    print("-" * len(header))
+    print(title)
+    print("-" * len(title))
     for name, p in (("mtgasp, everybody passing", passing), ("mtgasp, random agents", agents)):
         print(
             f"{name:<36} | {p['ms']:8.1f} | {p['actions']:7.0f} | {p['sessions']:12.0f} | {p['add']:7.1f} | "
@@ -248,6 +240,15 @@ def main() -> None:
         print(f"phase.rs turn: not measured: {turn.get('reason')}")
     else:
         print(f"phase.rs: unavailable: {peer.get('reason')}")
+    figures = [row(name, "ms", ms, _phase_ms(peer, key)) for name, key, ms in rows]
+    figures.append(row("full turn, everybody passing", "ms", passing["ms"], turn.get("ms") if turn else None))
+    figures.append(row("full turn, random agents", "ms", agents["ms"]))
+    write_json(args.json, info, figures)
+
+
+def _phase_ms(peer: dict, key: str) -> float | None:
+    found = peer.get(key) if peer.get("reason") == "ok" else None
+    return found["ms"] if isinstance(found, dict) and "ms" in found else None
 
 
 def _pass_twice(state: GameState) -> None:

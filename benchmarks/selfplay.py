@@ -30,11 +30,7 @@ Run by hand:  .venv/bin/python benchmarks/selfplay.py [--games 4] [--seed 1]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import shlex
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -43,10 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import clingo
-
 import bridge.play.selfplay as selfplay
-from benchmarks.peer_call import run_peer
+from benchmarks.common import PEER_PYTHON, add_json_option, header, row, run_peer, write_json
 from bridge.engine.solver import STATS, module_statements
 from bridge.model.paths import rules_dir
 
@@ -114,8 +108,6 @@ def our_games(decks, games: int, seed: int, max_actions: int, check: bool) -> li
 
 def phase_games(python: Path, decks, games: int, seed: int, max_actions: int) -> dict:
     """phase.rs's games, from its own environment (``phase_selfplay_peer.py``)."""
-    if not python.exists():
-        return {"reason": f"no environment at {python}; run benchmarks/setup_peers.sh"}
     spec = {
         "decks": [decks[0].card_list(), decks[1].card_list()],
         "games": games,
@@ -124,39 +116,6 @@ def phase_games(python: Path, decks, games: int, seed: int, max_actions: int) ->
         "pass_rate": 0.25,
     }
     return run_peer(python, "phase_selfplay_peer.py", "--spec", spec)
-
-
-def machine() -> str:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.release()} {platform.machine()}, {cpu}, {os.cpu_count()} cores; "
-        f"Python {platform.python_version()}, clingo {clingo.__version__}"
-    )
-
-
-def checkout() -> str:
-    """The commit mtgasp runs from and whether its engine's files differ from it."""
-
-    def git(*args: str) -> str:
-        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True).stdout.strip()
-
-    try:
-        commit = git("rev-parse", "--short", "HEAD")
-        dirty = git("status", "--porcelain", "--", "bridge", "asp_rules", "cards", "decks")
-    except OSError:
-        commit = ""
-    if not commit:
-        return f"{ROOT} (not a git checkout)"
-    return f"{ROOT}, commit {commit}" + (
-        ", with uncommitted changes in bridge/, asp_rules/, cards/ or decks/" if dirty else ""
-    )
 
 
 def totals(rows: list[dict]) -> dict:
@@ -273,16 +232,15 @@ def main() -> None:
     parser.add_argument("--max-actions", type=int, default=1000)
     parser.add_argument("--no-check", action="store_true", help="don't check the state after every action")
     parser.add_argument("--phase-games", type=int, default=None, help="phase.rs games (default: --games)")
-    parser.add_argument("--phase-python", type=Path, default=ROOT / "benchmarks" / ".peers" / "bin" / "python")
+    parser.add_argument("--phase-python", type=Path, default=PEER_PYTHON)
+    add_json_option(parser)
     args = parser.parse_args()
     shipped = selfplay.shipped_decks()
     decks = tuple(selfplay.load_deck(shipped.get(n) or Path(n)) for n in args.decks)
     check = not args.no_check
     phase_n = max(args.phase_games or args.games, args.games)
 
-    print("command: " + " ".join(shlex.quote(a) for a in [Path(sys.executable).name, *sys.argv]))
-    print(f"machine: {machine()}")
-    print(f"mtgasp: {checkout()}")
+    info = header()
     print(
         f"decks: alice (phase seat 0) {decks[0].name}, bob (phase seat 1) {decks[1].name}; seeds {args.seed} to "
         f"{args.seed + args.games - 1}; at most {args.max_actions} actions a game; mtgasp's state checked after "
@@ -328,6 +286,18 @@ def main() -> None:
             print(f"phase.rs game seed {g['seed']}: {g['ending']}: {g['error']}")
     else:
         print(f"phase.rs: unavailable: {peer.get('reason')}")
+    write_json(args.json, info, json_rows(totals(ours), totals(theirs[: args.games]) if ok else None))
+
+
+def json_rows(ours: dict, theirs: dict | None) -> list[dict[str, object]]:
+    """The figures: mtgasp's against phase.rs's on the same seeds."""
+    figures = [
+        ("actions per second", "actions/s", "actions_s"),
+        ("games per second", "games/s", "games_s"),
+        ("milliseconds per turn", "ms", "ms_turn"),
+        ("median seconds per game", "s", "median_s"),
+    ]
+    return [row(name, unit, ours[key], theirs[key] if theirs else None) for name, unit, key in figures]
 
 
 if __name__ == "__main__":
