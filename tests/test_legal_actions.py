@@ -227,3 +227,31 @@ def test_the_ways_to_pay_part_grounds_without_warnings() -> None:
         game.modules(*ACTING), game.position.facts + '\nlisting("alice").', [("payments", ())], prune=False
     )
     assert session.solve().satisfiable
+
+
+def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_forgotten() -> None:
+    """A grounding of a listing is given again for another position with the same facts; its
+    ways to pay (a program part grounded when first asked for) are not grounded twice, even
+    when what the listing remembered of that grounding was forgotten in between."""
+    from bridge.engine import legal
+
+    board = {
+        "turn": 5,
+        "active": "alice",
+        "step": "main1",
+        "players": [
+            {
+                "name": "alice",
+                "hand": ["Divination"],
+                "battlefield": ["Island", "Mountain", "Forest"],
+            },
+            {"name": "bob"},
+        ],
+    }
+    game = Game.from_state(board)
+    assert "divination" in legal.listing(game, "alice").payment_choices
+    ways = legal.payments(game, "alice", "divination")
+    assert ways == [["forest", "island", "mountain"]]
+    legal._SESSION_LITERALS.clear()
+    legal._LISTING_SESSIONS.clear()
+    assert legal.payments(Game.from_state(board), "alice", "divination") == ways

@@ -460,6 +460,7 @@ class Session:
         self._freed: dict[tuple[str, int], dict[tuple[object, ...], int]] = {}
         # the answers given, by question: the same question on the same grounding has them
         self._answers: dict[tuple[object, ...], Solution] = {}
+        self._grounded: set[tuple[str, tuple[object, ...]]] = set()  # the program parts grounded
         parts = list(parts)
         prepared = _program or _prepare(self._modules, facts, parts, prune)
         self._pruned = prune = prepared.statements is not None
@@ -524,14 +525,19 @@ class Session:
             raise self._error(what)
 
     def ground(self, parts: Iterable[tuple[str, Sequence[object]]], facts: str | None = None) -> None:
-        """Ground program parts (name, arguments); optionally add facts to a new part first."""
-        parts = list(parts)
+        """Ground program parts (name, arguments); optionally add facts to a new part first.
+        A part grounded before (the same arguments) is not grounded again: a session given
+        again to another question may be asked for a part it has."""
+        parts = [(name, tuple(args)) for name, args in parts if (name, tuple(args)) not in self._grounded]
         if facts is not None:
             if self._pruned:
                 raise RuleModuleError("a session that left out rules can't take more facts (prune=False)")
-            name = f"_facts_{id(facts)}"
+            name = f"_facts_{len(self._grounded)}"
             self._control.add(name, [], facts)
             parts.append((name, ()))
+        if not parts:
+            return
+        self._grounded.update(parts)
         if self._shadow is not None:
             self._shadow.ground(parts)
         self._answers.clear()
