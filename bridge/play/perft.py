@@ -14,7 +14,7 @@ names the action and the line of actions that led to the position.
 >>> from bridge.engine.game import Game
 >>> game = Game.from_scenario("tests/perft/bolt_main_phase.yaml")
 >>> perft(game, 1).counts
-[6]
+[7]
 """
 
 from __future__ import annotations
