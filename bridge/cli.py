@@ -33,6 +33,7 @@ from bridge.model.scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:
     from bridge.play.agents import Agent
+    from bridge.play.perft import PerftCount
     from bridge.play.selfplay import Deck, GameResult, Outcome
 
 __all__ = ["main"]
@@ -303,6 +304,88 @@ def blocks(path: str, count: bool, time_limit: float) -> None:
 def attacks(path: str, count: bool, time_limit: float) -> None:
     """List the legal declarations of attackers in a scenario's position."""
     _declarations(path, "attacks", count, time_limit)
+
+
+@main.command()
+@click.argument("path")
+@click.option(
+    "--depth",
+    required=True,
+    type=click.IntRange(min=1, max=100),
+    help="count the action sequences this many steps deep",
+)
+@click.option("--divide", is_flag=True, help="also print the count under each first action")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False),
+    help="also write the counts here (JSON; written when the time limit stops the count too, marked incomplete)",
+)
+@_time_limit(600, "the count")
+def perft(path: str, depth: int, divide: bool, json_path: str | None, time_limit: float) -> None:
+    """Count the legal action sequences from a scenario's position (its state), DEPTH steps
+    deep: a step is one decision of the player who must act, every action the engine lists
+    as legal (casting with each choice of targets and way to pay, activating, each color of
+    a mana ability, playing a land, passing, every legal declaration of attackers or
+    blockers, the targets of a triggered ability).  The count at each depth from 1 to DEPTH
+    is the number of positions that many steps down; a game that ends sooner counts as one
+    at every depth past its end.  With --divide, the count at DEPTH under each first action
+    (written as the game log writes it).  Exit status 1 when an action listed as legal is
+    refused (or listed twice): the engine is at fault, and the message names the action and
+    the line that led to it."""
+    from bridge.play.perft import PerftCount, logged
+    from bridge.play.perft import perft as count_sequences
+
+    _scenario, game = _load(path)
+    if json_path:
+        _writable_folder(Path(json_path).absolute().parent, "the counts")
+    _say_partial(game.partial_cards())
+    count = PerftCount(depth)
+
+    def first_done(done: PerftCount) -> None:
+        action, n = done.divide[-1]
+        if divide:
+            click.echo(f"{logged(action)}: {n}")
+        deadline.message = f"{path}: the time limit of {time_limit:g} s was reached; {_perft_so_far(done)}"
+
+    deadline = Deadline(time_limit, message=f"{path}: the time limit of {time_limit:g} s was reached")
+    stopped = False
+    try:
+        with deadline:
+            count_sequences(game, depth, on_first=first_done, count=count)
+    except TimeLimitReached:
+        stopped = True
+    except MtgaspError as exc:
+        _fail(f"{path}: {exc}", exc)
+    if json_path:
+        report = {
+            "position": path,
+            "depth": depth,
+            "complete": count.complete,
+            "counts": {str(d): n for d, n in enumerate(count.counts, start=1)},
+            "divide": [{"action": json.loads(logged(a)), "count": n} for a, n in count.divide],
+            "nodes": count.nodes,
+            "seconds": round(count.seconds, 3),
+            "nodes_per_second": round(count.nodes_per_second, 1),
+        }
+        try:
+            write_whole(json_path, json.dumps(report, indent=1) + "\n")
+        except OSError as exc:
+            _fail(f"{json_path}: can't write the counts: {exc.strerror or exc}")
+    if stopped:
+        _out_of_time(f"{path}: the time limit of {time_limit:g} s was reached; {_perft_so_far(count)}")
+    for d, n in enumerate(count.counts, start=1):
+        click.echo(f"depth {d}: {n}")
+    click.echo(f"{count.nodes} nodes in {count.seconds:.2f} s, {count.nodes_per_second:.1f} nodes/s")
+
+
+def _perft_so_far(count: PerftCount) -> str:
+    """What a stopped perft had counted: the first actions done, and the leaves so far."""
+    counts = ", ".join(f"depth {d}: {n}" for d, n in enumerate(count.counts, start=1))
+    return (
+        f"counted so far (incomplete) under {len(count.divide)} first action(s): {counts or 'nothing'}; "
+        f"{count.nodes} nodes in {count.seconds:.2f} s, {count.nodes_per_second:.1f} nodes/s"
+    )
 
 
 @main.command()

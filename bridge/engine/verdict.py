@@ -128,6 +128,7 @@ MESSAGES: dict[str, str] = {
     "not_your_permanent": "{0} is not controlled by the player activating its ability",
     "no_such_ability": "{0} doesn't have that activated ability",
     "not_a_land": "{0} is not a land",
+    "land_cast": "{0} is a land: it is played as a land, never cast as a spell",
     "land_timing_step": "a land is played in its player's main phase, not now ({0})",
     "land_timing_turn": "{1} can't play a land in another player's turn ({0})",
     "land_timing_stack": "a land can be played only when the stack is empty ({0})",
