@@ -528,22 +528,22 @@ class Session:
         """Ground program parts (name, arguments); optionally add facts to a new part first.
         A part grounded before (the same arguments) is not grounded again: a session given
         again to another question may be asked for a part it has."""
-        parts = [(name, tuple(args)) for name, args in parts if (name, tuple(args)) not in self._grounded]
+        todo = [(name, tuple(args)) for name, args in parts if (name, tuple(args)) not in self._grounded]
         if facts is not None:
             if self._pruned:
                 raise RuleModuleError("a session that left out rules can't take more facts (prune=False)")
             name = f"_facts_{len(self._grounded)}"
             self._control.add(name, [], facts)
-            parts.append((name, ()))
-        if not parts:
+            todo.append((name, ()))
+        if not todo:
             return
-        self._grounded.update(parts)
+        self._grounded.update(todo)
         if self._shadow is not None:
-            self._shadow.ground(parts)
+            self._shadow.ground(todo)
         self._answers.clear()
         started = time.perf_counter()
         try:
-            self._control.ground([(name, [symbol(a) for a in args]) for name, args in parts])
+            self._control.ground([(name, [symbol(a) for a in args]) for name, args in todo])
         except RuntimeError as exc:
             raise self._error("grounding failed", exc) from None
         STATS.ground_seconds += time.perf_counter() - started
