@@ -6,7 +6,8 @@ an ``#external``'s condition, ``#minimize``/``#maximize``, ``#show`` terms), the
 ``#defined`` inputs and the ``#show`` outputs.  On them: every public predicate has a row in
 ``asp_rules/README.md``; ``#defined`` declares only true inputs (facts the bridge gives),
 never a derived predicate; nothing derived goes unread (a rule reads it, a module shows it,
-or the bridge reads it from an answer: ``s.match("name", arity)``, ``.name == "name"``) and
+or the bridge reads it from an answer: ``s.match("name", arity)``, ``atoms(model, "name", arity)``,
+``.name == "name"``) and
 no input is given for nothing;
 every module has its header and cites the rules it implements, every rule or group of rules
 under a ``% CR`` comment, with rule numbers the October 2009 rules text has; and every
@@ -165,10 +166,12 @@ def _show(sigs: set[Signature], table: str) -> str:
 
 # ---------------------------------------------------------------------- what the bridge reads
 def _bridge_reads() -> tuple[set[Signature], set[str]]:
-    """The atoms the bridge reads from an answer: ``s.match("name", arity)`` (a signature),
-    ``.name == "name"``, ``.name in (...)`` and ``.get("name")`` (a name, any arity)."""
+    """The atoms the bridge reads from an answer: ``s.match("name", arity)`` and
+    ``atoms(model, "name", arity)`` (a signature), ``.name == "name"``, ``.name in (...)`` and
+    ``.get("name")`` (a name, any arity)."""
     text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "bridge").rglob("*.py")))
     sigs = {(n, int(a)) for n, a in re.findall(r'\.match\(\s*"(\w+)",\s*(\d+)\)', text)}
+    sigs |= {(n, int(a)) for n, a in re.findall(r'\batoms\(\s*[^,()]+(?:\(\))?,\s*"(\w+)",\s*(\d+)\)', text)}
     names = set(re.findall(r'\.name\s*==\s*"(\w+)"', text)) | set(re.findall(r'\.get\(\s*"(\w+)"', text))
     for group in re.findall(r"\.name\s+in\s+\(([^)]*)\)", text):
         names |= set(re.findall(r'"(\w+)"', group))
