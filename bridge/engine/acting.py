@@ -16,7 +16,7 @@ import clingo
 
 from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
-from bridge.engine.solver import Session, answer, atoms
+from bridge.engine.solver import answer, atoms
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
 from bridge.model.cards import Card, TargetSpec
@@ -182,7 +182,7 @@ def check_play_land(game: Board, action: PlayLand) -> tuple[Verdict, frozenset[c
     player = actor(game.state, action.by, "play_land")
     card = in_hand(game.state, player, action.card, "play_land.card")
     facts = game.position.facts + f"\nplaying_land({asp_string(card.id or '')}, {asp_string(player)})."
-    model = Session(game.modules(*ACTING), facts).solve().model
+    model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
 
 

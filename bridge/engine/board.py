@@ -20,7 +20,7 @@ from typing import Literal, Self, overload
 import clingo
 
 from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
-from bridge.engine.solver import Session, atoms, lines_without, symbol_text
+from bridge.engine.solver import Session, answer, atoms, lines_without, symbol_text
 from bridge.engine.verdict import Verdict, ViolationReader
 from bridge.model.actions import (
     Action,
@@ -225,7 +225,7 @@ class Board:
 
     def all_characteristics(self) -> dict[str, Characteristics]:
         """The characteristics of every permanent."""
-        model = Session((*self.modules(), "characteristics/show"), self.position.facts).solve().model
+        model = answer((*self.modules(), "characteristics/show"), self.position.facts).model
         values: dict[str, dict[str, list[int | str]]] = {}
         for sym in model:
             obj = symbol_text(sym.arguments[0])
@@ -258,7 +258,7 @@ class Board:
         """A player's abilities (CR 613.9) and maximum hand size (CR 613.10, 402.2)."""
         if name not in {p.name for p in self.state.players}:
             raise InputError(f"no player is called {name!r}")
-        model = Session(self.modules("characteristics/players"), self.position.facts).solve().model
+        model = answer(self.modules("characteristics/players"), self.position.facts).model
         abilities = sorted(str(s.arguments[1]) for s in atoms(model, "player_has", 2) if s.arguments[0].string == name)
         hand = next(s.arguments[1] for s in atoms(model, "max_hand_size", 2) if s.arguments[0].string == name)
         size: int | str = hand.number if hand.type == clingo.SymbolType.Number else str(hand)
@@ -719,7 +719,7 @@ def priority_now(game: Board) -> tuple[bool, tuple[str, ...]]:
 
 @functools.lru_cache(maxsize=1024)
 def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
-    model = Session(PRIORITY, facts).solve().model
+    model = answer(PRIORITY, facts).model
     pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
     return any(s.match("priority_step", 0) for s in model), pending
 

@@ -37,7 +37,7 @@ from bridge.engine.moves import (
 )
 from bridge.engine.priority import give_priority
 from bridge.engine.sba import apply_regeneration
-from bridge.engine.solver import Session, atoms, symbol_text
+from bridge.engine.solver import answer, atoms, symbol_text
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import next_timestamp, update_permanents, updated
 from bridge.model.cards import EffectSpec
@@ -70,7 +70,7 @@ def resolve_top(game: Board) -> GameState:
     state = game.state
     top = state.stack[0]
     facts = game.position.facts + f"\nresolving({asp_string(top.id or '')})."
-    model = Session(game.modules(*RESOLVING), facts, RESOLVING_PARTS).solve().model
+    model = answer(game.modules(*RESOLVING), facts, RESOLVING_PARTS).model
     leaving = _leaving_stack(model)
     where = leaving.get(top.id or "")
     if where is None:

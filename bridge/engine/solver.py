@@ -719,17 +719,19 @@ def solve(
 _ANSWERS: dict[tuple[object, ...], Solution] = {}
 
 
-def answer(modules: Sequence[str], facts: str) -> Solution:
-    """The answer of ``modules`` on ``facts`` (all answer sets, or the optimum), given again
-    for a question asked before whose program is the same: the same rules kept and the
-    same facts read (the facts that no rule reads may differ)."""
+def answer(modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequence[object]]] = ()) -> Solution:
+    """The answer of ``modules`` on ``facts`` with the program parts ``parts`` grounded (all
+    answer sets, or the optimum), given again for a question asked before whose program is
+    the same: the same rules kept and the same facts read (the facts that no rule reads may
+    differ)."""
     modules = tuple(modules)
-    prepared = _prepare(modules, facts, (), True)
-    key = (modules, prepared.statements is None, prepared.words, prepared.facts)
+    grounded = tuple((name, tuple(args)) for name, args in parts)
+    prepared = _prepare(modules, facts, grounded, True)
+    key = (modules, grounded, prepared.statements is None, prepared.words, prepared.facts)
     known = _ANSWERS.get(key)
     if known is None:
-        known = Session(modules, facts, _program=prepared).solve()
-        if len(_ANSWERS) >= 64:
+        known = Session(modules, facts, grounded, _program=prepared).solve()
+        if len(_ANSWERS) >= 256:
             del _ANSWERS[next(iter(_ANSWERS))]
         _ANSWERS[key] = known
     return known
