@@ -33,17 +33,34 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
+import yaml
+
 from bridge.engine.game import Game
+from bridge.io.writing import write_whole
 from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
 from bridge.model.keys import position_key
 from bridge.model.limits import Deadline, TimeLimitReached
-from bridge.model.puzzle import Goal
+from bridge.model.puzzle import Goal, Puzzle
 from bridge.play.agents import decisions
 from bridge.play.moves import listed_options, push_listed
 
-__all__ = ["Branch", "SolveResult", "Solver", "goal_status", "leaf_outcome", "solve"]
+__all__ = [
+    "Branch",
+    "Progress",
+    "SolveResult",
+    "Solver",
+    "describe_tree",
+    "differs_from_solution",
+    "emit_scenarios",
+    "goal_status",
+    "leaf_outcome",
+    "scenario_action",
+    "solve",
+    "tree_lines",
+]
 
 WIN = "win"
 NO_WIN = "no_win"
@@ -334,7 +351,7 @@ class Solver:
     # ------------------------------------------------------------------ the answer
     def _answer(self, root: str) -> SolveResult:
         """The strategy (win) or refutation (no_win) read from the table."""
-        result = SolveResult(WIN if root == WIN else NO_WIN)
+        result = SolveResult("win" if root == WIN else "no_win")
         self._lines = 0
         result.tree = self._tree(root == WIN)
         result.tree_complete = self._lines <= MAX_TREE_LINES
@@ -416,3 +433,132 @@ def solve(game: Game, goal: Goal, **options: Any) -> SolveResult:
     """Solve the game's position for the goal (the options of :class:`Solver`)."""
     return Solver(game, goal, **options).solve()
 
+
+# ---------------------------------------------------------------------- the puzzle's answer checked
+def differs_from_solution(puzzle: Puzzle, found: SolveResult) -> str | None:
+    """How the answer differs from the puzzle's ``solution:`` (None when it agrees or the
+    puzzle gives none): the result, and for a win the puzzle player's first actions on the
+    main line."""
+    known = puzzle.solution
+    if known is None or found.result == "unknown":
+        return None
+    if found.result != known.result:
+        return f"expected {known.result}, found {found.result}"
+    ours = [a for a in found.line if _actor(a, found) == puzzle.goal.player]
+    for k, want in enumerate(known.first):
+        if k >= len(ours) or not _agrees(want, ours[k]):
+            got = action_json(ours[k]) if k < len(ours) else "nothing"
+            return f"the puzzle player's action {k + 1} on the main line: expected {action_json(want)}, found {got}"
+    return None
+
+
+def _agrees(want: Action, got: Action) -> bool:
+    """The action found is the one the solution names: of the same kind, and alike in every
+    field the solution gives."""
+    given = want.model_dump(mode="json", exclude_defaults=True)
+    found = got.model_dump(mode="json")
+    return want.kind == got.kind and all(found.get(k) == v for k, v in given.items())
+
+
+def _actor(action: Action, found: SolveResult) -> str:
+    """Who took an action of the main line (as the tree records it)."""
+    branches = found.tree
+    for a in found.line:
+        b = branches[0]
+        if a is action:
+            return b.by
+        branches = b.then
+    return ""
+
+
+# ---------------------------------------------------------------------- proof by replay
+def emit_scenarios(puzzle: Puzzle, found: SolveResult, folder: Path, stem: str) -> list[Path]:
+    """Write each complete line of the strategy (win) or refutation (no_win) as a scenario
+    file in ``folder``: the puzzle's position, the line's actions, and the outcome expected
+    where it ends (the winner, the turn and step, the life totals, and what the goal judges:
+    the battlefields for destroy and have, the targets' controller for control).
+    ``mtgasp check`` on the folder replays them: the proof."""
+    written: list[Path] = []
+    lines = _complete_lines(found.tree)
+    for number, line in enumerate(lines, start=1):
+        game = Game(puzzle.state)
+        for action in line:
+            game.push(action)
+        kind = "strategy" if found.result == WIN else "refutation"
+        scenario = {
+            "title": f"{puzzle.title}: {kind} line {number} of {len(lines)}",
+            "cite": puzzle.cite or ["104.2a"],
+            "state": puzzle.state.model_dump(mode="json", exclude_defaults=True),
+            "do": [scenario_action(a) for a in line],
+            "expect": _expected(game, puzzle.goal),
+        }
+        path = folder / f"{stem}-{kind}-{number:04d}.yaml"
+        write_whole(path, yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=100))
+        written.append(path)
+    return written
+
+
+def _complete_lines(tree: list[Branch]) -> list[list[Action]]:
+    lines: list[list[Action]] = []
+
+    def walk(branches: list[Branch], prefix: list[Action]) -> None:
+        for b in branches:
+            line = prefix + [b.action]
+            if b.then:
+                walk(b.then, line)
+            elif b.outcome != CUT_OUTCOME:
+                lines.append(line)
+
+    walk(tree, [])
+    return lines
+
+
+def scenario_action(action: Action) -> Any:
+    """An action as a scenario file writes it: ``{cast: {card: bolt, targets: [bob]}}``,
+    ``sba``."""
+    body = action.model_dump(mode="json", exclude_defaults=True)
+    body.pop("kind", None)
+    return {action.kind: body} if body else action.kind
+
+
+def _expected(game: Game, goal: Goal) -> dict[str, Any]:
+    state = game.state
+    losers = [p.name for p in state.players if p.lost]
+    if not losers:
+        winner = "nobody_yet"
+    elif len(losers) == len(state.players):
+        winner = "none"
+    else:
+        winner = state.opponent(losers[0])
+    expect: dict[str, Any] = {
+        "winner": winner,
+        "turn": state.turn,
+        "step": state.step,
+        "life": {p.name: p.life for p in state.players},
+    }
+    if goal.kind in ("destroy", "have"):
+        expect["zones"] = {p.name: {"battlefield": [c.card for c in p.battlefield]} for p in state.players}
+    if goal.kind == "control":
+        chars = game.all_characteristics()
+        expect["characteristics"] = {t: {"controller": chars[t].controller} for t in goal.targets if t in chars}
+    return expect
+
+
+def describe_tree(game: Game, tree: list[Branch], indent: str = "") -> str:
+    """A tree as indented lines of text, actions in words (the game is played along and
+    taken back)."""
+    from bridge.play.agents import describe_action
+
+    out: list[str] = []
+    for b in tree:
+        text = f"{indent}{b.by}: {describe_action(game, b.action)}"
+        game.push(b.action)
+        try:
+            if b.outcome is not None:
+                out.append(f"{text} -> {b.outcome}")
+            else:
+                out.append(text)
+                out.append(describe_tree(game, b.then, indent + "  " if len(tree) > 1 or len(b.then) > 1 else indent))
+        finally:
+            game.pop()
+    return "\n".join(line for line in out if line)
