@@ -514,11 +514,11 @@ def _complete_lines(tree: list[Branch]) -> list[list[Action]]:
 
 
 def scenario_action(action: Action) -> Any:
-    """An action as a scenario file writes it: ``{cast: {card: bolt, targets: [bob]}}``,
-    ``sba``."""
+    """An action as a scenario file can write it: ``{kind: cast, card: bolt, targets: [bob]}``
+    (the fields the action gives), or the kind alone (``sba``)."""
     body = action.model_dump(mode="json", exclude_defaults=True)
     body.pop("kind", None)
-    return {action.kind: body} if body else action.kind
+    return {"kind": action.kind, **body} if body else action.kind
 
 
 def _expected(game: Game, goal: Goal) -> dict[str, Any]:
