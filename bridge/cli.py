@@ -791,3 +791,101 @@ def selfplay(
             f"{len(out_of_time)} of {len(tasks)} games were stopped by the time limit of {time_limit:g} s "
             "(not kept as results)"
         )
+
+
+@main.command()
+@click.argument("path")
+@click.option(
+    "--time-limit",
+    "time_limit",
+    default=60,
+    show_default=True,
+    type=click.FloatRange(min=0, max=10**7),
+    help="seconds the search may take (0: no limit); past it the answer is unknown (exit status 3)",
+)
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(min=1),
+    help="actions the search may push at most; past it the answer is unknown (exit status 3)",
+)
+@click.option("--json", "as_json", is_flag=True, help="print the answer as one JSON object")
+@click.option(
+    "--emit-scenarios",
+    "emit",
+    type=click.Path(file_okay=False),
+    help="write each line of the strategy (or refutation) here as a scenario file, for mtgasp check",
+)
+@click.option(
+    "--progress/--no-progress", default=None, help="show the progress on standard error (default: on a terminal)"
+)
+def solve(
+    path: str, time_limit: float, max_nodes: int | None, as_json: bool, emit: str | None, progress: bool | None
+) -> None:
+    """Solve a puzzle file (puzzles/README.md): a strategy that reaches the goal against every
+    legal answer of the opponent (win), a refutation that answers each try of the puzzle
+    player (no_win), or unknown with the bound that stopped the search.  Exit status: 0
+    solved (win or no_win) and, when the puzzle gives its solution, as it says; 1 the answer
+    differs from the puzzle's solution (or the engine failed); 2 the puzzle can't be read;
+    3 a limit stopped the search (unknown); 130 an interrupt stopped it (what was known is
+    printed)."""
+    from bridge.model.puzzle import load_puzzle
+    from bridge.play.solve import Progress, describe_tree, differs_from_solution, emit_scenarios
+    from bridge.play.solve import solve as search
+
+    try:
+        puzzle = load_puzzle(path)
+        game = Game(puzzle.state)
+    except MtgaspError as exc:
+        _fail(str(exc.at(source=path)) if isinstance(exc, InputError) else f"{path}: {exc}", exc)
+    if emit:
+        _writable_folder(Path(emit), "the scenarios")
+    show = sys.stderr.isatty() if progress is None else progress
+
+    def report(p: Progress) -> None:
+        left = f", {p.time_left:.0f} s left" if p.time_left is not None else ""
+        rate = p.nodes / p.seconds if p.seconds > 0 else 0.0
+        line = f"{p.nodes} actions, {p.positions} positions, {rate:.0f}/s, depth {p.depth}, {p.seconds:.0f} s{left}"
+        click.echo(("\r" + line + "   ") if sys.stderr.isatty() else line, err=True, nl=not sys.stderr.isatty())
+
+    try:
+        found = search(
+            game, puzzle.goal, time_limit=time_limit, max_nodes=max_nodes, on_progress=report if show else None
+        )
+    except MtgaspError as exc:
+        _fail(f"{path}: {exc}", exc)
+    if show and sys.stderr.isatty():
+        click.echo("", err=True)
+    differs = differs_from_solution(puzzle, found)
+    if as_json:
+        out = found.to_json()
+        if puzzle.solution is not None and found.result != "unknown":
+            out["solution_differs"] = differs
+        click.echo(json.dumps(out))
+    else:
+        summary = (
+            f"{found.nodes} actions in {found.seconds:.2f} s ({found.nodes_per_second:.0f}/s), "
+            f"{found.positions} positions, depth {found.depth}"
+        )
+        if found.result == "unknown":
+            click.echo(f"unknown: stopped by {found.stopped_by}; {summary}")
+        else:
+            click.echo(f"{found.result}: {found.outcome}; {summary}")
+            click.echo(describe_tree(Game(puzzle.state), found.tree))
+            if not found.tree_complete:
+                click.echo("(the tree is cut: it has too many lines)")
+        if differs:
+            click.echo(f"the puzzle's solution differs: {differs}")
+    if emit and found.result != "unknown":
+        try:
+            written = emit_scenarios(puzzle, found, Path(emit), Path(path).stem)
+        except OSError as exc:
+            _fail(f"{emit}: can't write the scenarios: {exc.strerror or exc}")
+        if not as_json:
+            click.echo(f"{len(written)} scenario(s) written to {emit}")
+    if found.stopped_by == "interrupt":
+        click.echo("interrupted", err=True)
+        sys.exit(INTERRUPT_STATUS)
+    if found.result == "unknown":
+        sys.exit(TIME_LIMIT_STATUS)
+    if differs:
+        sys.exit(1)

@@ -19,27 +19,20 @@ names the action and the line of actions that led to the position.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bridge.engine.game import Game
 from bridge.model.actions import Action
-from bridge.model.errors import MtgaspError, one_line
 from bridge.play.agents import decisions, game_over
+from bridge.play.moves import ListingDefect, listed_options, logged, push_listed
 
 __all__ = ["PerftCount", "PerftDefect", "logged", "perft"]
 
 
-class PerftDefect(MtgaspError):
-    """An action listed as legal that ``push`` refused (or one listed twice): the engine's list
-    of legal actions and its judge disagree."""
-
-
-def logged(action: Action) -> str:
-    """An action as the game log writes it (:meth:`Game.game_log`), on one line."""
-    return json.dumps(action.model_dump(mode="json", exclude_defaults=True) | {"kind": action.kind})
+class PerftDefect(ListingDefect):
+    """An action listed as legal that ``push`` refused (or one listed twice) while counting."""
 
 
 @dataclass
@@ -119,29 +112,8 @@ def _count(game: Game, level: int, depth: int, result: PerftCount, base: int) ->
 
 def _options(game: Game, base: int) -> tuple[Action, ...]:
     """Every option of the decision, all groups listed; one listed twice is a defect."""
-    options = decisions(game).options
-    seen: set[str] = set()
-    for action in options:
-        key = json.dumps(action.model_dump(mode="json"), sort_keys=True)  # the same action written alike
-        if key in seen:
-            raise PerftDefect(f"{one_line(logged(action), 300)} is listed twice {_where(game, base)}")
-        seen.add(key)
-    return options
+    return listed_options(game, decisions(game), base, PerftDefect)
 
 
 def _push(game: Game, action: Action, base: int) -> None:
-    """Push a listed action; its refusal is a defect of the engine, named with the position."""
-    try:
-        game.push(action)
-    except MtgaspError as exc:
-        refused = f"{one_line(logged(action), 300)} is listed as legal but refused"
-        raise PerftDefect(f"{refused} {_where(game, base)}: {one_line(str(exc), 500)}") from None
-
-
-def _where(game: Game, base: int) -> str:
-    """The position: turn and step, and the line of actions from the start."""
-    state = game.state
-    line = [logged(a) for a in game.log[base:]]
-    return f"at turn {state.turn}, {state.active}'s {state.step} step, " + (
-        f"after {' '.join(line)}" if line else "in the starting position"
-    )
+    push_listed(game, action, base, PerftDefect)

@@ -1,0 +1,62 @@
+"""The puzzle solver on the bundled puzzles (``puzzles/``): each puzzle's result, seconds,
+actions pushed, positions and actions per second, searched two ways side by side:
+
+- iterative deepening (depth 8 first, then 8 more each iteration);
+- one pass to the goal's bound (the solver's default: no depth limit).
+
+Each answer is checked against the puzzle's ``solution:``.  No peer: python-mtg's ``find_win``
+comes later.
+
+Run by hand:  .venv/bin/python benchmarks/puzzles.py [--time-limit 60] [--only NAME] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import add_json_option, header, row, write_json
+from bridge.engine.game import Game
+from bridge.model.puzzle import load_puzzle
+from bridge.play.solve import differs_from_solution, solve
+
+WAYS = {"deepening": {"first_depth": 8}, "one pass": {}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--only", help="only the puzzles whose file name contains this")
+    add_json_option(parser)
+    args = parser.parse_args()
+    info = header()
+    rows: list[dict[str, object]] = []
+    print(f"{'puzzle':34} {'way':10} {'result':8} {'s':>6} {'actions':>8} {'positions':>9} {'/s':>6}  check")
+    totals = {way: [0.0, 0] for way in WAYS}
+    for path in sorted((ROOT / "puzzles").glob("*.yaml")):
+        if args.only and args.only not in path.name:
+            continue
+        puzzle = load_puzzle(path)
+        for way, options in WAYS.items():
+            found = solve(Game(puzzle.state), puzzle.goal, time_limit=args.time_limit, **options)
+            differs = differs_from_solution(puzzle, found)
+            check = "as expected" if found.result != "unknown" and not differs else (differs or found.stopped_by)
+            print(
+                f"{path.stem:34} {way:10} {found.result:8} {found.seconds:6.2f} {found.nodes:8} "
+                f"{found.positions:9} {found.nodes_per_second:6.0f}  {check}"
+            )
+            totals[way][0] += found.seconds
+            totals[way][1] += found.nodes
+            rows.append(row(f"{path.stem} ({way}) seconds", "s", found.seconds))
+            rows.append(row(f"{path.stem} ({way}) actions", "actions", found.nodes))
+    for way, (seconds, nodes) in totals.items():
+        print(f"all, {way}: {seconds:.1f} s, {nodes} actions, {nodes / max(seconds, 1e-9):.0f} actions/s")
+    write_json(args.json, info, rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,570 @@
+"""The puzzle solver: a strategy that reaches a goal against every answer, or a proof that none
+does, or "unknown" with the bound that stopped the search.
+
+The search is an AND-OR search over the engine's transitions: the legal actions are those
+:func:`~bridge.play.agents.decisions` lists (every option of every group, never a sample,
+mana abilities activated by hand included), each pushed and popped.  At a decision of the
+puzzle player a position is won when one action leads to a won position (an OR node); at the
+opponent's, when every legal action does (an AND node).  A position is a leaf when the goal
+is decided there (:func:`goal_status`): the game is over, or the goal's turn has ended (the
+goal's bound cuts the tree).
+
+Depth-first, by default in one pass to the goal's bound (the turn that ends it makes the tree
+finite); iterative deepening on the number of actions is an option (``first_depth``, then
+``depth_step`` more each iteration).  Measured on the bundled puzzles (benchmarks/puzzles.py),
+one pass pushed 599 actions where iterative deepening pushed 2059: the forced passes between
+steps make every line long, so the shallow iterations decide little and are searched again.
+A transposition table keyed by :func:`~bridge.model.keys.position_key` keeps each
+position's proven result (``win``, ``no_win``: they hold at any depth) or the depth to which
+it was searched without being decided.  A position repeated on the line that leads to it is
+not decided (a loop proves nothing either way).  Move ordering: the puzzle player's actions
+but passing first, then passing; the opponent's passing first; mana abilities activated by
+hand last for both.
+
+The answers are never guessed: ``no_win`` only when every line within the goal's bound was
+searched to its leaf (no depth cut, no repeated position, no limit), ``win`` only with the
+strategy, each of whose lines ends in a leaf where the goal is reached.  Otherwise the answer
+is ``unknown``, with the bound that stopped the search (``time_limit``, ``max_nodes``,
+``interrupt``, or ``repetition`` when positions repeated).
+
+Where the position hides information (the order of a library) the solver takes it as given:
+the cards are where the position puts them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from bridge.engine.game import Game
+from bridge.io.writing import write_whole
+from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
+from bridge.model.keys import position_key
+from bridge.model.limits import Deadline, TimeLimitReached
+from bridge.model.puzzle import Goal, Puzzle
+from bridge.play.agents import decisions
+from bridge.play.moves import listed_options, push_listed
+
+__all__ = [
+    "Branch",
+    "Progress",
+    "SolveResult",
+    "Solver",
+    "describe_tree",
+    "differs_from_solution",
+    "emit_scenarios",
+    "goal_status",
+    "leaf_outcome",
+    "scenario_action",
+    "solve",
+    "tree_lines",
+]
+
+WIN = "win"
+NO_WIN = "no_win"
+_OPEN = "open"  # searched to a depth without being decided
+Result = Literal["win", "no_win", "unknown"]
+MAX_TREE_LINES = 5000  # the lines of a strategy or refutation tree kept at most
+ONE_PASS = 10**9  # a first depth no line reaches: one pass to the goal's bound
+CUT_OUTCOME = "not shown: the tree has too many lines"
+
+
+def goal_status(game: Game, goal: Goal) -> bool | None:
+    """Whether the goal is reached (True), can no longer be (False), or is still open (None)
+    in the game's position."""
+    state = game.state
+    lost = {p.name for p in state.players if p.lost}
+    if goal.player in lost:
+        return False  # lost, or a draw (CR 104.4a)
+    if goal.kind == "win":
+        return True if lost else (False if state.turn > goal.turn else None)
+    if goal.kind == "survive":
+        return True if lost or state.turn >= goal.turn else None
+    if not lost and state.turn <= goal.turn:
+        return None
+    permanents = {p.id: p for p in state.permanents()}
+    if goal.kind == "destroy":
+        return not any(t in permanents for t in goal.targets)
+    chars = game.all_characteristics()  # the controller and name the rules find (layers)
+    if goal.kind == "control":
+        return all(t in chars and chars[t].controller == goal.player for t in goal.targets)
+    return any(c.name == goal.card and c.controller == goal.player for c in chars.values())
+
+
+def leaf_outcome(game: Game) -> str:
+    """What the position at a leaf is, in words."""
+    state = game.state
+    lost = [p.name for p in state.players if p.lost]
+    if len(lost) == len(state.players):
+        return "a draw"
+    if lost:
+        return f"{state.opponent(lost[0])} wins"
+    return f"turn {state.turn}, {state.active}'s {state.step} step: the game goes on"
+
+
+@dataclass
+class Branch:
+    """An action of a strategy or refutation tree and what follows it: ``then``, the next
+    decision's branches (one for the player who chooses, every option for the one who must
+    be answered), or at a leaf ``outcome``."""
+
+    action: Action
+    by: str
+    then: list[Branch] = field(default_factory=list)
+    outcome: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": action_json(self.action), "by": self.by}
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
+        else:
+            out["then"] = [b.to_json() for b in self.then]
+        return out
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as the game log writes it."""
+    return action.model_dump(mode="json", exclude_defaults=True) | {"kind": action.kind}
+
+
+def tree_lines(tree: list[Branch]) -> list[list[Action]]:
+    """Every line of a tree, from its root to a leaf."""
+    lines: list[list[Action]] = []
+
+    def walk(branches: list[Branch], prefix: list[Action]) -> None:
+        for b in branches:
+            line = prefix + [b.action]
+            if b.then:
+                walk(b.then, line)
+            else:
+                lines.append(line)
+
+    walk(tree, [])
+    return lines
+
+
+@dataclass
+class SolveResult:
+    """The answer: ``result``; ``tree``, the strategy (win) or the refutation (no_win), empty
+    when unknown or when the goal is decided in the position itself; ``line``, the main line
+    (the first branch at each decision); ``stopped_by``, for unknown, the bound that stopped
+    the search; ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
+    ``depth``, the most actions on a line searched; ``tree_complete``, False when the tree was cut
+    at :data:`MAX_TREE_LINES` lines."""
+
+    result: Result
+    tree: list[Branch] = field(default_factory=list)
+    line: list[Action] = field(default_factory=list)
+    stopped_by: str | None = None
+    nodes: int = 0
+    positions: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    tree_complete: bool = True
+    outcome: str = ""
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "result": self.result,
+            "line": [action_json(a) for a in self.line],
+            "nodes": self.nodes,
+            "positions": self.positions,
+            "depth": self.depth,
+            "seconds": round(self.seconds, 3),
+            "nodes_per_second": round(self.nodes_per_second, 1),
+        }
+        if self.result == "unknown":
+            out["stopped_by"] = self.stopped_by
+        else:
+            out["tree"] = [b.to_json() for b in self.tree]
+            out["tree_complete"] = self.tree_complete
+            out["outcome"] = self.outcome
+        return out
+
+
+class _Stop(Exception):
+    """A bound stopped the search."""
+
+    def __init__(self, bound: str) -> None:
+        super().__init__(bound)
+        self.bound = bound
+
+
+@dataclass
+class Progress:
+    """Where a search is, for a progress display."""
+
+    nodes: int
+    positions: int
+    depth: int
+    seconds: float
+    time_left: float | None
+
+
+class Solver:
+    """An AND-OR search of a game's position for the goal (see the module's text); the game is
+    back at its position afterwards."""
+
+    def __init__(
+        self,
+        game: Game,
+        goal: Goal,
+        *,
+        time_limit: float | None = 60.0,
+        max_nodes: int | None = None,
+        first_depth: int = ONE_PASS,
+        depth_step: int = 8,
+        on_progress: Callable[[Progress], None] | None = None,
+        progress_every: float = 1.0,
+    ) -> None:
+        self.game = game
+        self.goal = goal
+        self.time_limit = time_limit or None
+        self.max_nodes = max_nodes
+        self.first_depth = first_depth
+        self.depth_step = depth_step
+        self.on_progress = on_progress
+        self.progress_every = progress_every
+        self.table: dict[bytes, tuple[str, int]] = {}
+        self.nodes = 0
+        self.depth = 0  # the depth of the iteration
+        self.deepest = 0  # the most actions from the start on a line searched
+        self.base = len(game.log)
+        self._started = 0.0
+        self._next_report = 0.0
+        self._cut = False  # a depth cut or a repeated position left a line undecided
+        self._repeated = False
+
+    # ------------------------------------------------------------------ the search
+    def solve(self) -> SolveResult:
+        """Search until the root is decided or a bound stops it."""
+        self._started = time.monotonic()
+        self._next_report = self._started + self.progress_every
+        result = SolveResult("unknown")
+        deadline = Deadline(self.time_limit + 2.0 if self.time_limit else None)
+        try:
+            with deadline:
+                root = self._root()
+                if root is not None:
+                    result = self._answer(root)
+                else:
+                    result.stopped_by = "repetition"
+        except _Stop as stop:
+            result.stopped_by = stop.bound
+        except TimeLimitReached:
+            result.stopped_by = "time_limit"
+        except KeyboardInterrupt:
+            result.stopped_by = "interrupt"
+        finally:
+            while len(self.game.log) > self.base:
+                self.game.pop()
+        result.nodes = self.nodes
+        result.positions = len(self.table)
+        result.depth = self.deepest
+        result.seconds = time.monotonic() - self._started
+        return result
+
+    def _root(self) -> str | None:
+        """The root's result by iterative deepening; None when repeated positions alone left
+        it undecided."""
+        status = goal_status(self.game, self.goal)
+        if status is not None:
+            return WIN if status else NO_WIN
+        depth = self.first_depth
+        while True:
+            self.depth = depth
+            self._cut = False
+            self._repeated = False
+            found = self._search(depth, set())
+            if found in (WIN, NO_WIN):
+                return found
+            if not self._cut:
+                return None
+            depth += self.depth_step
+
+    def _search(self, depth: int, path: set[bytes]) -> str:
+        """The result of the position within ``depth`` more actions: win, no_win or open."""
+        game = self.game
+        status = goal_status(game, self.goal)
+        if status is not None:
+            return WIN if status else NO_WIN
+        key = position_key(game.state)
+        known = self.table.get(key)
+        if known is not None:
+            result, searched = known
+            if result != _OPEN:
+                return result
+            if searched >= depth:
+                self._cut = True  # still undecided at this depth
+                return _OPEN
+        self.deepest = max(self.deepest, self.depth - depth)
+        if depth == 0:
+            self._cut = True
+            return _OPEN
+        if key in path:
+            self._cut = True
+            self._repeated = True
+            return _OPEN
+        decision = decisions(game)
+        ours = decision.player == self.goal.player
+        options = ordered(listed_options(game, decision, self.base), ours)
+        path.add(key)
+        undecided = False
+        try:
+            for action in options:
+                self._count()
+                push_listed(game, action, self.base)
+                try:
+                    found = self._search(depth - 1, path)
+                finally:
+                    game.pop()
+                if found == (WIN if ours else NO_WIN):
+                    self.table[key] = (found, depth)
+                    return found
+                if found == _OPEN:
+                    undecided = True
+        finally:
+            path.discard(key)
+        if undecided:
+            self.table[key] = (_OPEN, depth)
+            return _OPEN
+        result = NO_WIN if ours else WIN
+        self.table[key] = (result, depth)
+        return result
+
+    def _count(self) -> None:
+        self.nodes += 1
+        now = time.monotonic()
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            self.nodes -= 1
+            raise _Stop("max_nodes")
+        if self.time_limit is not None and now - self._started > self.time_limit:
+            raise _Stop("time_limit")
+        if self.on_progress is not None and now >= self._next_report:
+            self._next_report = now + self.progress_every
+            left = self.time_limit - (now - self._started) if self.time_limit is not None else None
+            self.on_progress(Progress(self.nodes, len(self.table), self.deepest, now - self._started, left))
+
+    # ------------------------------------------------------------------ the answer
+    def _answer(self, root: str) -> SolveResult:
+        """The strategy (win) or refutation (no_win) read from the table."""
+        result = SolveResult("win" if root == WIN else "no_win")
+        self._lines = 0
+        result.tree = self._tree(root == WIN)
+        result.tree_complete = self._lines <= MAX_TREE_LINES
+        game = self.game
+        branches = result.tree
+        while branches:
+            first = branches[0]
+            result.line.append(first.action)
+            game.push(first.action)
+            branches = first.then
+        result.outcome = leaf_outcome(game)
+        return result
+
+    def _tree(self, win: bool) -> list[Branch]:
+        """The branches from the game's position: for a win, the puzzle player's winning
+        action and every reply of the opponent; for no win, every action of the puzzle player
+        and the opponent's refuting reply."""
+        game = self.game
+        if goal_status(game, self.goal) is not None:
+            return []
+        if self._lines > MAX_TREE_LINES:
+            return []
+        decision = decisions(game)
+        ours = decision.player == self.goal.player
+        choose_one = ours == win  # the winner's choice: one branch
+        wanted = WIN if win else NO_WIN
+        branches: list[Branch] = []
+        for action in ordered(listed_options(game, decision, self.base), ours):
+            game.push(action)
+            try:
+                if self._child_result() != wanted:
+                    if not choose_one:
+                        raise AssertionError(f"a {wanted} position has a {self._child_result()} answer")
+                    continue
+                branch = Branch(action, decision.player, self._tree(win))
+                if not branch.then:
+                    self._lines += 1
+                    decided = goal_status(game, self.goal) is not None
+                    branch.outcome = leaf_outcome(game) if decided else CUT_OUTCOME
+                branches.append(branch)
+            finally:
+                game.pop()
+            if choose_one:
+                break
+        if not branches:
+            raise AssertionError("a decided position has no branch that keeps its result")
+        return branches
+
+    def _child_result(self) -> str:
+        status = goal_status(self.game, self.goal)
+        if status is not None:
+            return WIN if status else NO_WIN
+        known = self.table.get(position_key(self.game.state))
+        return known[0] if known is not None else _OPEN
+
+
+def ordered(options: tuple[Action, ...], ours: bool) -> list[Action]:
+    """The options in the order they are tried: the puzzle player's actions but passing
+    first (declarations with more creatures first), then passing; the opponent's passing
+    first, then the rest (declarations with more creatures first); mana abilities activated
+    by hand last."""
+
+    def rank(action: Action) -> tuple[int, int]:
+        size = 0
+        if isinstance(action, DeclareAttackers):
+            size = -len(action.attackers)
+        elif isinstance(action, DeclareBlockers):
+            size = -len(action.blockers)
+        if isinstance(action, Activate) and action.mana:
+            return (2, size)
+        if isinstance(action, Pass):
+            return (1 if ours else 0, size)
+        return (0 if ours else 1, size)
+
+    return sorted(options, key=rank)
+
+
+def solve(game: Game, goal: Goal, **options: Any) -> SolveResult:
+    """Solve the game's position for the goal (the options of :class:`Solver`)."""
+    return Solver(game, goal, **options).solve()
+
+
+# ---------------------------------------------------------------------- the puzzle's answer checked
+def differs_from_solution(puzzle: Puzzle, found: SolveResult) -> str | None:
+    """How the answer differs from the puzzle's ``solution:`` (None when it agrees or the
+    puzzle gives none): the result, and for a win the puzzle player's first actions on the
+    main line."""
+    known = puzzle.solution
+    if known is None or found.result == "unknown":
+        return None
+    if found.result != known.result:
+        return f"expected {known.result}, found {found.result}"
+    ours = [a for a in found.line if _actor(a, found) == puzzle.goal.player]
+    for k, want in enumerate(known.first):
+        if k >= len(ours) or not _agrees(want, ours[k]):
+            got = action_json(ours[k]) if k < len(ours) else "nothing"
+            return f"the puzzle player's action {k + 1} on the main line: expected {action_json(want)}, found {got}"
+    return None
+
+
+def _agrees(want: Action, got: Action) -> bool:
+    """The action found is the one the solution names: of the same kind, and alike in every
+    field the solution gives."""
+    given = want.model_dump(mode="json", exclude_defaults=True)
+    found = got.model_dump(mode="json")
+    return want.kind == got.kind and all(found.get(k) == v for k, v in given.items())
+
+
+def _actor(action: Action, found: SolveResult) -> str:
+    """Who took an action of the main line (as the tree records it)."""
+    branches = found.tree
+    for a in found.line:
+        b = branches[0]
+        if a is action:
+            return b.by
+        branches = b.then
+    return ""
+
+
+# ---------------------------------------------------------------------- proof by replay
+def emit_scenarios(puzzle: Puzzle, found: SolveResult, folder: Path, stem: str) -> list[Path]:
+    """Write each complete line of the strategy (win) or refutation (no_win) as a scenario
+    file in ``folder``: the puzzle's position, the line's actions, and the outcome expected
+    where it ends (the winner, the turn and step, the life totals, and what the goal judges:
+    the battlefields for destroy and have, the targets' controller for control).
+    ``mtgasp check`` on the folder replays them: the proof."""
+    written: list[Path] = []
+    lines = _complete_lines(found.tree)
+    for number, line in enumerate(lines, start=1):
+        game = Game(puzzle.state)
+        for action in line:
+            game.push(action)
+        kind = "strategy" if found.result == WIN else "refutation"
+        scenario = {
+            "title": f"{puzzle.title}: {kind} line {number} of {len(lines)}",
+            "cite": puzzle.cite or ["104.2a"],
+            "state": puzzle.state.model_dump(mode="json", exclude_defaults=True),
+            "do": [scenario_action(a) for a in line],
+            "expect": _expected(game, puzzle.goal),
+        }
+        path = folder / f"{stem}-{kind}-{number:04d}.yaml"
+        write_whole(path, yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=100))
+        written.append(path)
+    return written
+
+
+def _complete_lines(tree: list[Branch]) -> list[list[Action]]:
+    lines: list[list[Action]] = []
+
+    def walk(branches: list[Branch], prefix: list[Action]) -> None:
+        for b in branches:
+            line = prefix + [b.action]
+            if b.then:
+                walk(b.then, line)
+            elif b.outcome != CUT_OUTCOME:
+                lines.append(line)
+
+    walk(tree, [])
+    return lines
+
+
+def scenario_action(action: Action) -> Any:
+    """An action as a scenario file can write it: ``{kind: cast, card: bolt, targets: [bob]}``
+    (the fields the action gives), or the kind alone (``sba``)."""
+    body = action.model_dump(mode="json", exclude_defaults=True)
+    body.pop("kind", None)
+    return {"kind": action.kind, **body} if body else action.kind
+
+
+def _expected(game: Game, goal: Goal) -> dict[str, Any]:
+    state = game.state
+    losers = [p.name for p in state.players if p.lost]
+    if not losers:
+        winner = "nobody_yet"
+    elif len(losers) == len(state.players):
+        winner = "none"
+    else:
+        winner = state.opponent(losers[0])
+    expect: dict[str, Any] = {
+        "winner": winner,
+        "turn": state.turn,
+        "step": state.step,
+        "life": {p.name: p.life for p in state.players},
+    }
+    if goal.kind in ("destroy", "have"):
+        expect["zones"] = {p.name: {"battlefield": [c.card for c in p.battlefield]} for p in state.players}
+    if goal.kind == "control":
+        chars = game.all_characteristics()
+        expect["characteristics"] = {t: {"controller": chars[t].controller} for t in goal.targets if t in chars}
+    return expect
+
+
+def describe_tree(game: Game, tree: list[Branch], indent: str = "") -> str:
+    """A tree as indented lines of text, actions in words (the game is played along and
+    taken back)."""
+    from bridge.play.agents import describe_action
+
+    out: list[str] = []
+    for b in tree:
+        text = f"{indent}{b.by}: {describe_action(game, b.action)}"
+        game.push(b.action)
+        try:
+            if b.outcome is not None:
+                out.append(f"{text} -> {b.outcome}")
+            else:
+                out.append(text)
+                out.append(describe_tree(game, b.then, indent + "  " if len(tree) > 1 or len(b.then) > 1 else indent))
+        finally:
+            game.pop()
+    return "\n".join(line for line in out if line)

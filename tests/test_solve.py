@@ -1,0 +1,184 @@
+"""The puzzle solver (``mtgasp solve``): each bundled puzzle's answer is its known solution,
+its strategy or refutation replays as scenarios that pass, a refutation answers every try, the
+limits give ``unknown``, and bad puzzle files are refused with the place."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pydantic import TypeAdapter
+
+from bridge.cli import main
+from bridge.engine.game import Game
+from bridge.io.scenarios import run_scenario
+from bridge.model.actions import Action, DeclareBlockers, action_from_yaml
+from bridge.model.puzzle import Puzzle, load_puzzle
+from bridge.model.scenario import load_scenario
+from bridge.play.agents import decisions
+from bridge.play.solve import SolveResult, differs_from_solution, emit_scenarios, solve
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+FILES = sorted(PUZZLES.glob("*.yaml"))
+
+
+@cache
+def _solved(name: str) -> tuple[Puzzle, SolveResult]:
+    puzzle = load_puzzle(PUZZLES / name)
+    return puzzle, solve(Game(puzzle.state), puzzle.goal, time_limit=120)
+
+
+def test_the_suite_has_wins_and_no_wins() -> None:
+    results = [load_puzzle(f).solution for f in FILES]
+    assert len(FILES) >= 10 and all(r is not None for r in results)
+    assert sum(r.result == "no_win" for r in results if r is not None) >= 3
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_each_puzzle_has_its_solution_and_its_lines_replay(path: Path, tmp_path: Path) -> None:
+    puzzle, found = _solved(path.name)
+    assert puzzle.solution is not None
+    assert found.result == puzzle.solution.result, found.stopped_by
+    assert differs_from_solution(puzzle, found) is None
+    assert found.tree_complete and found.tree
+    written = emit_scenarios(puzzle, found, tmp_path, path.stem)
+    assert written
+    for file in written:
+        result = run_scenario(load_scenario(file), str(file))
+        assert result.passed, f"{file.name}: {result.difference}"
+    # the main line is the first line of the tree and ends where the goal is decided
+    replayed = Game(puzzle.state)
+    for action in found.line:
+        replayed.push(action)
+    won = any(p.lost for p in replayed.state.players) and not replayed.state.player(puzzle.goal.player).lost
+    if puzzle.goal.kind == "win":
+        assert won == (found.result == "win")
+
+
+@pytest.mark.parametrize("name", ["bolt_one_short.yaml", "fliers_meet_reach.yaml", "fog_stops_the_attack.yaml"])
+def test_a_refutation_answers_every_first_try(name: str) -> None:
+    puzzle, found = _solved(name)
+    assert found.result == "no_win"
+    game = Game(puzzle.state)
+    decision = decisions(game)
+    assert decision.player == puzzle.goal.player
+    tries = {json.dumps(a.model_dump(mode="json"), sort_keys=True) for a in decision.options}
+    answered = {json.dumps(b.action.model_dump(mode="json"), sort_keys=True) for b in found.tree}
+    assert answered == tries and len(tries) > 1
+    for branch in found.tree:  # each try is followed by the game to a leaf
+        while branch.then:
+            branch = branch.then[0]
+        assert branch.outcome
+
+
+def test_a_win_answers_every_reply_of_the_opponent() -> None:
+    puzzle, found = _solved("pump_after_blocks.yaml")
+    game = Game(puzzle.state)
+    branches = found.tree
+    assert len(branches) == 1 and branches[0].action.kind == "declare_attackers"
+    while len(branches) == 1 and not isinstance(branches[0].action, DeclareBlockers):
+        game.push(branches[0].action)
+        branches = branches[0].then
+    replies = decisions(game)
+    assert replies.player == "bob"
+    assert len(branches) == len(replies.options) > 1  # every legal block declaration
+    assert {json.dumps(b.action.model_dump(mode="json")) for b in branches} == {
+        json.dumps(a.model_dump(mode="json")) for a in replies.options
+    }
+
+
+def test_growth_is_held_until_bolt_is_cast() -> None:
+    """Cast first, Giant Growth is answered by Lightning Bolt: the strategy casts it only in
+    response, with Bolt on the stack, or once Bob can no longer cast Bolt."""
+    puzzle, found = _solved("growth_answers_bolt.yaml")
+    game = Game(puzzle.state)
+
+    def walk(branches: list) -> None:
+        for b in branches:
+            if b.action.kind == "cast" and b.by == "alice":
+                bob = game.state.player("bob")
+                can_bolt = any(c.card == "Lightning Bolt" for c in bob.hand) and (
+                    not game.state.permanent("m1").tapped or bool(bob.mana_pool)
+                )
+                assert [s.card for s in game.state.stack] == ["Lightning Bolt"] or not can_bolt
+            game.push(b.action)
+            walk(b.then)
+            game.pop()
+
+    walk(found.tree)
+
+
+def test_limits_give_unknown() -> None:
+    puzzle = load_puzzle(PUZZLES / "fog_stops_the_attack.yaml")
+    game = Game(puzzle.state)
+    found = solve(game, puzzle.goal, max_nodes=5)
+    assert (found.result, found.stopped_by, found.nodes) == ("unknown", "max_nodes", 5)
+    assert not found.tree and game.log == []  # the game is back at its position
+    found = solve(game, puzzle.goal, time_limit=1e-9)
+    assert (found.result, found.stopped_by) == ("unknown", "time_limit")
+
+
+def test_the_command_prints_json_and_exits_by_the_answer(tmp_path: Path) -> None:
+    runner = CliRunner()
+    done = runner.invoke(main, ["solve", str(PUZZLES / "bolt_for_lethal.yaml"), "--json", "--no-progress"])
+    assert done.exit_code == 0, done.output
+    answer = json.loads(done.output)
+    assert answer["result"] == "win" and answer["solution_differs"] is None
+    assert isinstance(answer["nodes"], int) and isinstance(answer["seconds"], float)
+    line = TypeAdapter(list[Action]).validate_python([action_from_yaml(a) for a in answer["line"]])
+    assert line[0].kind == "cast" and answer["tree"][0]["action"] == answer["line"][0]
+    stopped = runner.invoke(main, ["solve", str(PUZZLES / "bolt_for_lethal.yaml"), "--max-nodes", "2", "--json"])
+    assert stopped.exit_code == 3
+    assert json.loads(stopped.output) | {"seconds": 0} == json.loads(stopped.output) | {
+        "result": "unknown",
+        "stopped_by": "max_nodes",
+        "nodes": 2,
+        "seconds": 0,
+    }
+    folder = tmp_path / "proof"
+    emitted = runner.invoke(main, ["solve", str(PUZZLES / "bolt_one_short.yaml"), "--emit-scenarios", str(folder)])
+    assert emitted.exit_code == 0, emitted.output
+    assert emitted.output.startswith("no_win")
+    checked = runner.invoke(main, ["check", str(folder)])
+    assert checked.exit_code == 0 and "0 failed" in checked.output
+
+
+def test_a_wrong_solution_exits_1(tmp_path: Path) -> None:
+    text = (PUZZLES / "bolt_one_short.yaml").read_text().replace("result: no_win", "result: win")
+    (tmp_path / "wrong.yaml").write_text(text)
+    done = CliRunner().invoke(main, ["solve", str(tmp_path / "wrong.yaml")])
+    assert done.exit_code == 1
+    assert "the puzzle's solution differs: expected win, found no_win" in done.output
+
+
+@pytest.mark.parametrize(
+    ("change", "place"),
+    [
+        (("goal: {player: alice, kind: win, turn: 3}", "goal: {player: carol, kind: win, turn: 3}"), "goal.player"),
+        (("goal: {player: alice, kind: win, turn: 3}", "goal: {player: alice, kind: win, turn: 2}"), "goal.turn"),
+        (("goal: {player: alice, kind: win, turn: 3}", "goal: {player: alice, kind: lose, turn: 3}"), "goal.kind"),
+        (("goal: {player: alice, kind: win, turn: 3}", "goal: {player: alice, kind: destroy, turn: 3}"), "goal"),
+        (
+            (
+                "goal: {player: alice, kind: win, turn: 3}",
+                "goal: {player: alice, kind: destroy, targets: [x], turn: 3}",
+            ),
+            "goal.targets[0]",
+        ),
+        (("solution: {result: no_win}", "solution: {result: draw}"), "solution.result"),
+        (("solution: {result: no_win}", "solution: {result: no_win, first: [pass]}"), "solution"),
+    ],
+)
+def test_bad_puzzle_files_exit_2_with_the_place(tmp_path: Path, change: tuple[str, str], place: str) -> None:
+    text = (PUZZLES / "bolt_one_short.yaml").read_text()
+    assert change[0] in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(*change))
+    done = CliRunner().invoke(main, ["solve", str(bad)])
+    assert done.exit_code == 2
+    message = done.output.strip().splitlines()
+    assert len(message) == 1 and message[0].startswith(f"error: {bad}") and place in message[0], message
+    assert "Traceback" not in done.output
