@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bridge.model.cards import Card, CardPool, EffectSpec, slug
 from bridge.model.errors import InputError, UnknownCardError
-from bridge.model.state import ZONES, GameState, StackObject
+from bridge.model.state import ZONES, GameState, Player, StackObject
 
 __all__ = [
     "Position",
@@ -88,17 +88,78 @@ def stamps(state: GameState) -> tuple[dict[str, int], list[int]]:
     return permanents, effects
 
 
+# The facts of each player and the player's zones, by player object (a state copied with other
+# fields changed keeps its players: their facts are made once).
+_PLAYER_FACTS: dict[int, tuple[Player, CardPool, list[str], dict[str, Card]]] = {}
+
+
+def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list[str], dict[str, Card]]:
+    """A player's facts (life, counts, the cards in the zones but the battlefield) and the
+    cards of the objects in all the player's zones."""
+    known = _PLAYER_FACTS.get(id(player))
+    if known is not None and known[0] is player and known[1] is pool:
+        return known[2], known[3]
+    cards: dict[str, Card] = {}
+    for zone in ZONES:
+        for obj in getattr(player, zone):
+            assert obj.id is not None  # validation gives every object an id
+            try:
+                cards[obj.id] = pool.get(obj.card)
+            except UnknownCardError as exc:
+                raise exc.at(location=_where(state, obj.id)) from None
+    lines: list[str] = []
+    p = asp_string(player.name)
+    lines += [f"player({p}).", f"life({p}, {player.life}).", f"poison({p}, {player.poison})."]
+    if player.drew_from_empty_library:
+        lines.append(f"drew_from_empty_library({p}).")
+    if player.lost:
+        lines.append(f"lost({p}).")
+    if player.prevention_shield:
+        lines.append(f"prevention_shield({p}, {player.prevention_shield}).")
+    lines += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
+    if player.cant_cast_spells:
+        lines.append(f"cant_cast_spells({p}).")
+    if player.skip_turns:
+        lines.append(f"skip_turns({p}, {player.skip_turns}).")
+    lines += [
+        f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())
+    ]
+    lines += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
+    lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
+    if player.damage_prevented:
+        lines.append(f"damage_prevented_for({p}).")
+    lines += [f"lands_played({p}, {player.lands_played}).", f"hand_size({p}, {len(player.hand)})."]
+    for zone in ("hand", "graveyard", "exile"):
+        for obj in getattr(player, zone):
+            lines.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
+    # CR 401: the library, top first (for searching)
+    for pos, obj in enumerate(player.library, start=1):
+        assert obj.id is not None
+        lines.append(f"library_card({asp_string(obj.id)}, {p}, {pos}, {asp_string(cards[obj.id].id)}).")
+    # CR 704.5d-e: tokens and copies of cards outside the battlefield
+    for zone in ZONES[:-1]:
+        for obj in getattr(player, zone):
+            if obj.token:
+                lines.append(f"token_in_zone({asp_string(obj.id)}, {zone}).")
+            if obj.copy_of_card:
+                lines.append(f"card_copy_in_zone({asp_string(obj.id)}, {zone}).")
+    pool_counts: dict[str, int] = {}
+    for symbol in re.findall(r"\{([WUBRGC])\}", player.mana_pool):
+        pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
+    lines += [f"mana_pool({p}, {k}, {n})." for k, n in sorted(pool_counts.items())]
+    if len(_PLAYER_FACTS) >= 256:
+        del _PLAYER_FACTS[next(iter(_PLAYER_FACTS))]
+    _PLAYER_FACTS[id(player)] = (player, pool, lines, cards)
+    return lines, cards
+
+
 def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     """Check a state against the card pool and turn it into facts."""
     pool = pool or CardPool.default()
     cards: dict[str, Card] = {}
-    for player in state.players:
-        for zone in ZONES:
-            for obj in getattr(player, zone):
-                try:
-                    cards[obj.id] = pool.get(obj.card)
-                except UnknownCardError as exc:
-                    raise exc.at(location=_where(state, obj.id)) from None
+    players = [_player_part(state, player, pool) for player in state.players]
+    for _, of_player in players:
+        cards.update(of_player)
     for k, item in enumerate(state.stack):
         if item.card is not None:
             assert item.id is not None  # validation gives every object an id
@@ -129,46 +190,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for entry in state.activated_this_turn:
         source, _, number = entry.rpartition("/")
         out.append(f"activated_this_turn({asp_string(source)}, {int(number)}).")
-    for player in state.players:
-        p = asp_string(player.name)
-        out += [f"player({p}).", f"life({p}, {player.life}).", f"poison({p}, {player.poison})."]
-        if player.drew_from_empty_library:
-            out.append(f"drew_from_empty_library({p}).")
-        if player.lost:
-            out.append(f"lost({p}).")
-        if player.prevention_shield:
-            out.append(f"prevention_shield({p}, {player.prevention_shield}).")
-        out += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
-        if player.cant_cast_spells:
-            out.append(f"cant_cast_spells({p}).")
-        if player.skip_turns:
-            out.append(f"skip_turns({p}, {player.skip_turns}).")
-        out += [
-            f"source_choice({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.source_choices.items())
-        ]
-        out += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
-        out += [f"declines({p}, {asp_string(src)})." for src in player.declines]
-        if player.damage_prevented:
-            out.append(f"damage_prevented_for({p}).")
-        out += [f"lands_played({p}, {player.lands_played}).", f"hand_size({p}, {len(player.hand)})."]
-        for zone in ("hand", "graveyard", "exile"):
-            for obj in getattr(player, zone):
-                out.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
-        # CR 401: the library, top first (for searching)
-        for pos, obj in enumerate(player.library, start=1):
-            assert obj.id is not None
-            out.append(f"library_card({asp_string(obj.id)}, {p}, {pos}, {asp_string(cards[obj.id].id)}).")
-        # CR 704.5d-e: tokens and copies of cards outside the battlefield
-        for zone in ZONES[:-1]:
-            for obj in getattr(player, zone):
-                if obj.token:
-                    out.append(f"token_in_zone({asp_string(obj.id)}, {zone}).")
-                if obj.copy_of_card:
-                    out.append(f"card_copy_in_zone({asp_string(obj.id)}, {zone}).")
-        pool_counts: dict[str, int] = {}
-        for symbol in re.findall(r"\{([WUBRGC])\}", player.mana_pool):
-            pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
-        out += [f"mana_pool({p}, {k}, {n})." for k, n in sorted(pool_counts.items())]
+    for lines, _ in players:
+        out += lines
 
     timestamps, effect_stamps = stamps(state)
     permanents = {perm.id: perm for perm in state.permanents()}
