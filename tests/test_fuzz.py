@@ -1,5 +1,5 @@
-"""The fuzzing suite: broken scenarios, cards, decks, game logs, results files, prompt input
-and command-line arguments, made by the strategies of tests/fuzz_strategies.py, given to the
+"""The fuzzing suite: broken scenarios, cards, puzzles, decks, game logs, results files, prompt
+input and command-line arguments, made by the strategies of tests/fuzz_strategies.py, given to the
 commands.  Every run must end with exit status 0, 1, 2 or 3 (the time limit), without a
 traceback and within its time limit; an error is one line naming the file; the input file
 is left as it was.
@@ -174,6 +174,33 @@ def test_broken_cards(folder: Path, index: int, data: st.DataObject) -> None:
         assert str(path) in line or not exc.source, line
     assert _digest(path) == before
     shutil.rmtree(sub)
+
+
+# ------------------------------------------------------------------ puzzles
+PUZZLE_BASES = [_load_yaml(p) for p in sorted((ROOT / "puzzles").glob("*.yaml"))]
+puzzle_parts = st.one_of(
+    scenario_parts,
+    st.fixed_dictionaries(
+        {
+            "player": st.sampled_from(["alice", "bob", "nobody", ""]),
+            "kind": st.sampled_from(["win", "survive", "destroy", "control", "have", "lose"]),
+            "turn": st.one_of(st.integers(-3, 12), st.integers(10**20, 10**30)),
+        }
+    ),
+)
+puzzles = st.one_of(
+    broken_document(PUZZLE_BASES, puzzle_parts),
+    broken_document(PUZZLE_BASES, puzzle_parts),
+).flatmap(broken_text)
+
+
+@budget(0.5)
+@given(text=puzzles)
+def test_broken_puzzles(folder: Path, text: bytes) -> None:
+    path = _write(folder, text, ".yaml")
+    args = ["solve", "--time-limit", str(TIME_LIMIT), "--max-nodes", "300", "--no-progress", str(path)]
+    run_command("puzzle", args, [path])
+    path.unlink()
 
 
 # ------------------------------------------------------------------ decks
