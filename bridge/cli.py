@@ -32,6 +32,7 @@ from bridge.model.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS,
 from bridge.model.scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:
+    from bridge.model.puzzle import Puzzle
     from bridge.play.agents import Agent
     from bridge.play.perft import PerftCount
     from bridge.play.selfplay import Deck, GameResult, Outcome
@@ -793,6 +794,54 @@ def selfplay(
         )
 
 
+def _read_puzzle(path: str) -> Puzzle:
+    """A puzzle file: YAML, or Forge's ``.pzl`` (each of whose problems is printed on its own line, then exit 2)."""
+    from bridge.io.pzl import PzlError, load_pzl
+    from bridge.model.puzzle import load_puzzle
+
+    if not path.lower().endswith(".pzl"):
+        return load_puzzle(path)
+    try:
+        return load_pzl(path)
+    except PzlError as exc:
+        for line in exc.lines():
+            click.echo(f"error: {one_line(line, 1000)}", err=True)
+        click.echo(f"error: {_show(path)}: {len(exc.problems)} problem(s); the puzzle can't be read", err=True)
+        sys.exit(2)
+
+
+@main.command("import")
+@click.argument("path")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(dir_okay=False),
+    help="the YAML file to write (default: FILE.yaml beside FILE.pzl)",
+)
+def import_pzl(path: str, output: str | None) -> None:
+    """Read a Forge ``.pzl`` puzzle file and write it as a YAML puzzle (puzzles/README.md).
+    Every problem (an unknown card, a goal or filter the solver can't express, a malformed
+    line) is listed with its line; then exit status 2 and nothing is written."""
+    import yaml
+
+    if not path.lower().endswith(".pzl"):
+        _fail(f"{path}: not a .pzl file")
+    try:
+        puzzle = _read_puzzle(path)
+    except MtgaspError as exc:
+        _fail(str(exc.at(source=path)) if isinstance(exc, InputError) else f"{path}: {exc}", exc)
+    target = Path(output) if output else Path(path).with_suffix(".yaml")
+    text = yaml.safe_dump(
+        puzzle.model_dump(mode="json", exclude_defaults=True), sort_keys=False, allow_unicode=True, width=100
+    )
+    try:
+        write_whole(target, text)
+    except OSError as exc:
+        _fail(f"{target}: can't write the puzzle: {exc.strerror or exc}")
+    click.echo(f"{target}: written")
+
+
 @main.command()
 @click.argument("path")
 @click.option(
@@ -828,12 +877,11 @@ def solve(
     differs from the puzzle's solution (or the engine failed); 2 the puzzle can't be read;
     3 a limit stopped the search (unknown); 130 an interrupt stopped it (what was known is
     printed)."""
-    from bridge.model.puzzle import load_puzzle
     from bridge.play.solve import Progress, describe_tree, differs_from_solution, emit_scenarios
     from bridge.play.solve import solve as search
 
     try:
-        puzzle = load_puzzle(path)
+        puzzle = _read_puzzle(path)
         game = Game(puzzle.state)
     except MtgaspError as exc:
         _fail(str(exc.at(source=path)) if isinstance(exc, InputError) else f"{path}: {exc}", exc)

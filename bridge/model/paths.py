@@ -52,6 +52,15 @@ def scenarios_dir() -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def shared_folder(*parts: str) -> Path | None:
+    """A folder of ``shared/`` beside a checkout (``shared/puzzles/forge``), or ``None``."""
+    for folder in _checkout().parents:
+        found = folder.joinpath("shared", *parts)
+        if found.is_dir():
+            return found
+    return None
+
+
 def rules_text_file() -> Path | None:
     """The October 2009 rules text (``shared/seeds/...``) in a folder above the checkout, or
     ``None`` when there is none."""
