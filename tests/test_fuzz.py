@@ -1,4 +1,4 @@
-"""The fuzzing suite: broken scenarios, cards, puzzles, decks, game logs, results files, prompt
+"""The fuzzing suite: broken scenarios, cards, puzzles (YAML and Forge's .pzl), decks, game logs, results files, prompt
 input and command-line arguments, made by the strategies of tests/fuzz_strategies.py, given to the
 commands.  Every run must end with exit status 0, 1, 2 or 3 (the time limit), without a
 traceback and within its time limit; an error is one line naming the file; the input file
@@ -23,7 +23,17 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from fuzz_strategies import ROOT, broken_document, broken_text, from_definition, odd_values, prompt_input, schema
+from fuzz_strategies import (
+    ROOT,
+    TEXT_BREAKS,
+    _break_text,
+    broken_document,
+    broken_text,
+    from_definition,
+    odd_values,
+    prompt_input,
+    schema,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -200,6 +210,53 @@ def test_broken_puzzles(folder: Path, text: bytes) -> None:
     path = _write(folder, text, ".yaml")
     args = ["solve", "--time-limit", str(TIME_LIMIT), "--max-nodes", "300", "--no-progress", str(path)]
     run_command("puzzle", args, [path])
+    path.unlink()
+
+
+# ------------------------------------------------------------------ Forge's .pzl puzzles
+PZL_BASE = (ROOT / "tests" / "pzl" / "bolt_the_blocker.pzl").read_text()
+pzl_values = st.one_of(
+    st.sampled_from(["", "Mountain", "No Such Card", "Mountain|Tapped|Counters:P1P1=2", "t:Goblin,P:1,T:1"]),
+    st.sampled_from(["Win", "Survive", "Destroy Specified Permanents", "Gain Control of Everything", "|Id:1"]),
+    st.integers(-(10**30), 10**30).map(str),
+    st.text(max_size=40),
+)
+
+
+@st.composite
+def pzl_texts(draw: st.DrawFn) -> bytes:
+    """The small puzzle's text with a few lines broken: dropped, doubled, a value replaced, a
+    line of anything put in; then the text itself broken (or not)."""
+    lines = PZL_BASE.split("\n")
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(lines) - 1))
+        kind = draw(st.sampled_from(["drop", "double", "value", "insert"]))
+        if kind == "drop":
+            del lines[at]
+        elif kind == "double":
+            lines.insert(at, lines[at])
+        elif kind == "value":
+            key, sep, _ = lines[at].partition("=" if "=" in lines[at] else ":")
+            lines[at] = key + (sep or "=") + draw(pzl_values)
+        else:
+            lines.insert(at, draw(pzl_values))
+        if not lines:
+            break
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    return _break_text(data, draw(st.sampled_from(TEXT_BREAKS)), draw(st.integers(0, 1 << 20)))
+
+
+@budget(0.3)
+@given(text=pzl_texts(), command=st.sampled_from(["import", "solve"]))
+def test_broken_pzl_files(folder: Path, text: bytes, command: str) -> None:
+    path = _write(folder, text, ".pzl")
+    extra = ["-o", str(folder / "out.yaml")] if command == "import" else ["--max-nodes", "200", "--no-progress"]
+    args = (
+        [command, *extra, str(path)]
+        if command == "import"
+        else [command, "--time-limit", str(TIME_LIMIT), *extra, str(path)]
+    )
+    run_command("pzl", args, [path])
     path.unlink()
 
 
