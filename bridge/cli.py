@@ -391,11 +391,17 @@ def _perft_so_far(count: PerftCount) -> str:
 
 @main.command()
 @click.option("--cards", is_flag=True, help="the schema of card files instead of scenario files")
-def schema(cards: bool) -> None:
+@_time_limit(60, "the command")
+def schema(cards: bool, time_limit: float) -> None:
     """Print the JSON Schema of scenario files (or of card files)."""
     from bridge.io.schemas import card_schema, scenario_schema
 
-    click.echo(json.dumps(card_schema() if cards else scenario_schema(), indent=2, sort_keys=True))
+    try:
+        with Deadline(time_limit):
+            text = json.dumps(card_schema() if cards else scenario_schema(), indent=2, sort_keys=True)
+    except TimeLimitReached:
+        _out_of_time(f"the time limit of {time_limit:g} s was reached; nothing was printed")
+    click.echo(text)
 
 
 @main.command()
@@ -819,10 +825,19 @@ def _read_puzzle(path: str) -> Puzzle:
     type=click.Path(dir_okay=False),
     help="the YAML file to write (default: FILE.yaml beside FILE.pzl)",
 )
-def import_pzl(path: str, output: str | None) -> None:
+@_time_limit(60, "the command")
+def import_pzl(path: str, output: str | None, time_limit: float) -> None:
     """Read a Forge ``.pzl`` puzzle file and write it as a YAML puzzle (puzzles/README.md).
     Every problem (an unknown card, a goal or filter the solver can't express, a malformed
     line) is listed with its line; then exit status 2 and nothing is written."""
+    try:
+        with Deadline(time_limit):
+            _import_pzl(path, output)
+    except TimeLimitReached:
+        _out_of_time(f"{path}: the time limit of {time_limit:g} s was reached; nothing was written")
+
+
+def _import_pzl(path: str, output: str | None) -> None:
     import yaml
 
     if not path.lower().endswith(".pzl"):

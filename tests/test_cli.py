@@ -86,3 +86,12 @@ def test_check_reports_an_engine_failure_with_its_file_and_goes_on(monkeypatch: 
     assert result.exit_code == 1
     assert f"CRASH {folder / broken}: the engine failed (RuntimeError: a fault planted by the test)" in result.output
     assert "1 passed, 0 failed, 1 crashed the engine" in result.output
+
+
+def test_every_command_takes_a_time_limit() -> None:
+    lacking = [
+        name
+        for name, command in main.commands.items()
+        if "--time-limit" not in {opt for param in command.params for opt in getattr(param, "opts", [])}
+    ]
+    assert not lacking, lacking
