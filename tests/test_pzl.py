@@ -140,7 +140,7 @@ def test_cleanup_start_adds_a_turn_and_goals_map() -> None:
 def test_every_problem_is_listed_with_its_line() -> None:
     text = HEAD + "humanhand=Grizzly Bears|Counters:P1P1\nnot a line\naibattlefield=No Such Card;Forest|Frobbed\n"
     assert _problems(text) == [
-        "line 8: Grizzly Bears: malformed counters 'P1P1' (TYPE=N)",
+        "line 8: Grizzly Bears: malformed counters 'P1P1' (TYPE=N, N at most 1,000,000)",
         "line 9: not a key=value line: 'not a line'",
         "line 10: Forest: the modifier 'Frobbed' is not supported",
         "line 10: unknown card 'No Such Card' (not in the card pool)",
@@ -151,7 +151,7 @@ def test_goals_and_filters_that_cant_be_expressed_name_their_line() -> None:
     text = "[metadata]\nGoal:Dance a jig\nTargets:x\n[state]\nailife=x\n"
     assert _problems(text) == [
         "line 2: the goal 'Dance a jig' is not one the solver can express",
-        "line 5: ailife: 'x' is not a whole number",
+        "line 5: ailife: 'x' is not a whole number of at most 1,000,000",
     ]
     text = "[metadata]\nGoal:Destroy Specified Permanents\nTargets:Creature.powerGE3+OppCtrl\n[state]\n"
     assert _problems(text) == [
@@ -166,3 +166,13 @@ def test_solve_on_a_bad_pzl_exits_2_with_every_problem(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert "line 8: unknown card 'Nope'" in result.output and "line 8: unknown card 'Nada'" in result.output
+
+
+def test_numbers_past_the_limit_or_not_in_ascii_digits_are_problems_of_their_line() -> None:
+    big = "9" * 5000
+    problems = _problems(
+        "[metadata]\nName:t\nGoal:Win\nTurns:" + big + "\n[state]\nactiveplayer=human\nactivephase=main1\n"
+        "turn=²\nhumanlife=" + big + "\nhumanbattlefield=Grizzly Bears|Counters:P1P1=" + big + "|Damage:²\n"
+    )
+    assert {p.split(":")[0] for p in problems} == {"line 4", "line 8", "line 9", "line 10"}, problems
+    assert all(len(p) < 400 for p in problems), problems

@@ -22,7 +22,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from bridge.model.cards import Card, CardPool, slug
-from bridge.model.errors import InputError, UnknownCardError
+from bridge.model.errors import InputError, UnknownCardError, quote
+from bridge.model.limits import MAX_INTEGER
 from bridge.model.puzzle import Puzzle
 from bridge.model.reading import read_text
 from bridge.model.state import fresh_id
@@ -131,6 +132,16 @@ class _Reading:
         self.problems.append(Problem(line, problem))
 
 
+def _whole(text: str, signed: bool = False) -> int | None:
+    """A whole number written in ASCII digits (a sign first when ``signed``), at most
+    :data:`~bridge.model.limits.MAX_INTEGER` either way; None for anything else."""
+    body = text[1:] if signed and text[:1] in ("+", "-") else text
+    if not (body.isascii() and body.isdigit()) or len(body) > len(str(MAX_INTEGER)):
+        return None
+    number = int(text)
+    return number if abs(number) <= MAX_INTEGER else None
+
+
 def load_pzl(path: Path | str, pool: CardPool | None = None) -> Puzzle:
     """Read a ``.pzl`` file; :class:`PzlError` lists every problem with its line."""
     source = str(path)
@@ -195,7 +206,7 @@ def _sections(text: str, r: _Reading) -> None:
         if line.startswith("[") and line.endswith("]"):
             name = line[1:-1].strip().lower()
             if name not in ("metadata", "state"):
-                r.fail(number, f"unknown section {line!r} (a .pzl file has [metadata] and [state])")
+                r.fail(number, f"unknown section {quote(line)} (a .pzl file has [metadata] and [state])")
             section = name
             continue
         if section is None:
@@ -203,13 +214,13 @@ def _sections(text: str, r: _Reading) -> None:
         elif section == "metadata":
             key, sep, value = line.partition(":")
             if not sep or not key.strip():
-                r.fail(number, f"not a Key:Value line: {line[:80]!r}")
+                r.fail(number, f"not a Key:Value line: {quote(line[:80])}")
                 continue
             r.metadata[key.strip().lower()] = (number, value.strip())
         elif section == "state":
             key, sep, value = line.partition("=")
             if not sep or not key.strip():
-                r.fail(number, f"not a key=value line: {line[:80]!r}")
+                r.fail(number, f"not a key=value line: {quote(line[:80])}")
                 continue
             _state_line(number, key.strip().lower(), value.strip(), r)
 
@@ -220,16 +231,15 @@ def _state_line(number: int, key: str, value: str, r: _Reading) -> None:
         return
     prefix = next((p for p in ("human", "ai", "p0", "p1") if key.startswith(p)), None)
     if prefix is None:
-        r.fail(number, f"unknown key {key!r}")
+        r.fail(number, f"unknown key {quote(key)}")
         return
     player, suffix = _PLAYERS[prefix], key[len(prefix) :]
     if suffix in _ZONES:
         r.zones.setdefault((player, _ZONES[suffix]), []).extend(_entries(number, value, r))
     elif suffix in ("life", "landsplayed"):
-        try:
-            amount = int(value)
-        except ValueError:
-            r.fail(number, f"{key}: {value!r} is not a whole number")
+        amount = _whole(value.strip(), signed=True)
+        if amount is None:
+            r.fail(number, f"{key}: {quote(value)} is not a whole number of at most {MAX_INTEGER:,}")
             return
         if suffix == "life":
             r.life[player] = amount
@@ -243,7 +253,7 @@ def _state_line(number: int, key: str, value: str, r: _Reading) -> None:
         if value.strip(" ;"):
             r.fail(number, f"{key}: the player's {suffix} is not supported")
     else:
-        r.fail(number, f"unknown key {key!r}")
+        r.fail(number, f"unknown key {quote(key)}")
 
 
 def _entries(number: int, value: str, r: _Reading) -> list[_Entry]:
@@ -252,7 +262,7 @@ def _entries(number: int, value: str, r: _Reading) -> list[_Entry]:
         parts = [p.strip() for p in item.split("|")]
         if not parts[0]:
             if any(parts[1:]):
-                r.fail(number, f"a card without a name: {item.strip()!r}")
+                r.fail(number, f"a card without a name: {quote(item.strip())}")
             continue
         entry = _Entry(number, parts[0])
         if entry.name.startswith(("t:", "T:")):
@@ -266,7 +276,7 @@ def _entries(number: int, value: str, r: _Reading) -> list[_Entry]:
 def _token(entry: _Entry, r: _Reading) -> None:
     text = entry.name
     if text.startswith("T:"):
-        r.fail(entry.line, f"a token from a token script ({text!r}) is not supported")
+        r.fail(entry.line, f"a token from a token script ({quote(text)}) is not supported")
         entry.name = ""
         return
     fields: dict[str, str] = {}
@@ -280,7 +290,7 @@ def _token(entry: _Entry, r: _Reading) -> None:
     entry.name = fields.get("name", "")
     entry.counters = {}
     if not entry.name:
-        r.fail(entry.line, f"a token without a name: {text!r}")
+        r.fail(entry.line, f"a token without a name: {quote(text)}")
     entry.stats = {key: fields[key] for key in ("p", "t") if key in fields}  # checked against the pool's token
 
 
@@ -296,7 +306,7 @@ def _modifier(entry: _Entry, modifier: str, r: _Reading) -> None:
         entry.sick = True
     elif key == "id":
         if not value.isdigit():
-            r.fail(entry.line, f"{entry.name}: Id:{value} is not a number")
+            r.fail(entry.line, f"{entry.name}: Id:{quote(value)} is not a number")
         entry.label = value
     elif key in ("attachedto", "attaching"):
         if not value.isdigit():
@@ -305,16 +315,20 @@ def _modifier(entry: _Entry, modifier: str, r: _Reading) -> None:
     elif key == "counters":
         for pair in value.split(","):
             kind, sep, n = pair.partition("=")
-            if not sep or not n.strip().isdigit() or not kind.strip():
-                r.fail(entry.line, f"{entry.name}: malformed counters {pair!r} (TYPE=N)")
+            count = _whole(n.strip())
+            if not sep or count is None or not kind.strip():
+                r.fail(
+                    entry.line, f"{entry.name}: malformed counters {quote(pair)} (TYPE=N, N at most {MAX_INTEGER:,})"
+                )
                 continue
             name = _COUNTERS.get(kind.strip().upper(), kind.strip().lower())
-            entry.counters[name] = entry.counters.get(name, 0) + int(n)
+            entry.counters[name] = min(MAX_INTEGER, entry.counters.get(name, 0) + count)
     elif key == "damage":
-        if not value.isdigit():
-            r.fail(entry.line, f"{entry.name}: Damage:{value} is not a number")
+        damage = _whole(value)
+        if damage is None:
+            r.fail(entry.line, f"{entry.name}: Damage:{quote(value)} is not a number of at most {MAX_INTEGER:,}")
         else:
-            entry.damage = int(value)
+            entry.damage = damage
     elif key == "attacking":
         if value:
             r.fail(entry.line, f"{entry.name}: attacking a planeswalker (Attacking:{value}) is not supported")
@@ -322,7 +336,7 @@ def _modifier(entry: _Entry, modifier: str, r: _Reading) -> None:
     elif key in ("set", "noetbtrigs"):
         return  # the printing and Forge's way of putting it onto the battlefield change nothing here
     else:
-        r.fail(entry.line, f"{entry.name}: the modifier {modifier!r} is not supported")
+        r.fail(entry.line, f"{entry.name}: the modifier {quote(modifier)} is not supported")
 
 
 def _card(entry: _Entry, zone: str, pool: CardPool, r: _Reading) -> None:
@@ -332,13 +346,13 @@ def _card(entry: _Entry, zone: str, pool: CardPool, r: _Reading) -> None:
         entry.card = pool.get(entry.name)
     except UnknownCardError:
         what = "token" if entry.token else "card"
-        r.fail(entry.line, f"unknown {what} {entry.name!r} (not in the card pool)")
+        r.fail(entry.line, f"unknown {what} {quote(entry.name)} (not in the card pool)")
         return
     if entry.token:
         for key, stat in (("p", entry.card.power), ("t", entry.card.toughness)):
             given = entry.stats.get(key)
             if given is not None and str(stat) != given:
-                r.fail(entry.line, f"the token {entry.name!r} is {key.upper()}:{given} but the pool's is {stat}")
+                r.fail(entry.line, f"the token {quote(entry.name)} is {key.upper()}:{given} but the pool's is {stat}")
         if zone != "battlefield":
             r.fail(entry.line, f"a token ({entry.name}) outside the battlefield")
     if zone != "battlefield" and (entry.tapped or entry.sick or entry.attached_to or entry.attacking):
@@ -350,10 +364,10 @@ def _state(r: _Reading) -> dict[str, Any]:
     values = {k: v for k, (_, v) in r.state.items()}
     active = values.get("activeplayer", "human").lower()
     if active not in _PLAYERS:
-        r.fail(line_of.get("activeplayer"), f"ActivePlayer={values['activeplayer']!r}: not human, ai, p0 or p1")
+        r.fail(line_of.get("activeplayer"), f"ActivePlayer={quote(values['activeplayer'])}: not human, ai, p0 or p1")
     step = values.get("activephase", "main1").lower()
     if step not in _PHASES:
-        r.fail(line_of.get("activephase"), f"ActivePhase={values['activephase']!r}: not a phase Forge names")
+        r.fail(line_of.get("activephase"), f"ActivePhase={quote(values['activephase'])}: not a phase Forge names")
     if values.get("activephaseadvance"):
         r.fail(line_of["activephaseadvance"], "ActivePhaseAdvance is not supported")
     if values.get("removesummoningsickness", "").lower() == "true":
@@ -362,10 +376,11 @@ def _state(r: _Reading) -> dict[str, Any]:
                 entry.sick = False
     turn = 1
     if "turn" in values:
-        if values["turn"].isdigit() and int(values["turn"]) >= 1:
-            turn = int(values["turn"])
+        given = _whole(values["turn"])
+        if given is not None and given >= 1:
+            turn = given
         else:
-            r.fail(line_of["turn"], f"turn={values['turn']!r}: not a turn number")
+            r.fail(line_of["turn"], f"turn={quote(values['turn'])}: not a turn number")
     taken: set[str] = set()
     labels: dict[str, _Entry] = {}
     for entries in r.zones.values():
@@ -447,10 +462,11 @@ def _goal(r: _Reading, state: dict[str, Any], pool: CardPool) -> dict[str, Any]:
     kind_text = text.lower()
     turns_text = meta.get("turns", "1")
     limit = 1
-    if turns_text.isdigit() and int(turns_text) >= 1:
-        limit = int(turns_text)
+    given = _whole(turns_text)
+    if given is not None and given >= 1:
+        limit = given
     else:
-        r.fail(line_of.get("turns"), f"Turns:{turns_text!r} is not a turn number")
+        r.fail(line_of.get("turns"), f"Turns:{quote(turns_text)} is not a turn number")
     if state["step"] == "cleanup":
         limit += 1  # Forge: a state that starts in the cleanup step gets one turn more
     if limit < state["turn"]:
@@ -458,8 +474,8 @@ def _goal(r: _Reading, state: dict[str, Any], pool: CardPool) -> dict[str, Any]:
             line_of.get("turns"), f"Turns:{turns_text}: the turn limit is before the position's turn {state['turn']}"
         )
     count_text = meta.get("targetcount", "1")
-    if not count_text.isdigit():
-        r.fail(line_of.get("targetcount"), f"TargetCount:{count_text!r} is not a number")
+    if _whole(count_text) is None:
+        r.fail(line_of.get("targetcount"), f"TargetCount:{quote(count_text)} is not a number")
     targets_text = meta.get("targets")
     goal: dict[str, Any] = {"player": HUMAN, "turn": limit}
     if kind_text in _DESTROY_GOALS or kind_text in _CONTROL_GOALS:
@@ -475,18 +491,18 @@ def _goal(r: _Reading, state: dict[str, Any], pool: CardPool) -> dict[str, Any]:
         goal.update(kind=kind, targets=sorted(set(ids), key=ids.index))
     elif kind_text in _HAVE_GOALS:
         line = line_of.get("targets", line_of.get("goal"))
-        if count_text.isdigit() and int(count_text) != 1:
+        if _whole(count_text) not in (None, 1):
             r.fail(line_of.get("targetcount"), f"TargetCount:{count_text}: only one permanent can be asked for")
         name = _named(targets_text, line, r)
         if name is not None and name not in pool:
-            r.fail(line, f"the goal's permanent {name!r} is not in the card pool")
+            r.fail(line, f"the goal's permanent {quote(name)} is not in the card pool")
         goal.update(kind="have", card=pool.get(name).name if name is not None and name in pool else name)
     elif kind_text == "survive":
         goal.update(kind="survive", turn=limit + 1)
     elif kind_text.startswith("win"):  # Forge reads "Win before opponent's next turn" as Win too
         goal.update(kind="win")
     else:
-        r.fail(line_of.get("goal"), f"the goal {text!r} is not one the solver can express")
+        r.fail(line_of.get("goal"), f"the goal {quote(text)} is not one the solver can express")
     return goal
 
 
@@ -501,7 +517,7 @@ def _named(targets: str | None, line: int | None, r: _Reading) -> str | None:
         return None
     match = _NAMED.match(targets.strip())
     if match is None:
-        r.fail(line, f"the filter {targets!r} can't be expressed (Card.YouCtrl+namedNAME is)")
+        r.fail(line, f"the filter {quote(targets)} can't be expressed (Card.YouCtrl+namedNAME is)")
         return None
     return (match.group(1) or match.group(2)).strip()
 
@@ -516,7 +532,7 @@ def _matching(expression: str, line: int | None, r: _Reading, state: dict[str, A
     head, *rest = expression.split("+")
     base, _, first = head.partition(".")
     if base.lower() not in _TYPES:
-        r.fail(line, f"the filter {expression!r} can't be expressed (unknown type {base!r})")
+        r.fail(line, f"the filter {quote(expression)} can't be expressed (unknown type {quote(base)})")
         return []
     words = ([first] if first else []) + rest
     controller: str | None = None
@@ -538,7 +554,7 @@ def _matching(expression: str, line: int | None, r: _Reading, state: dict[str, A
         elif word[:1].isupper() and word.isalpha():
             subtypes.append(word)
         else:
-            r.fail(line, f"the filter {expression!r} can't be expressed (the part {word!r})")
+            r.fail(line, f"the filter {quote(expression)} can't be expressed (the part {quote(word)})")
             return []
     wanted_type = _TYPES[base.lower()]
     out: list[str] = []
