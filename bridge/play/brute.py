@@ -20,8 +20,9 @@ listing offers them as one way.  Where it offers no choice (the rules offer one 
 untapped sources differ in the mana they make), the action must be accepted paid by default.
 
 A pass made while a declaration of attackers or blockers is to be made is accepted as the
-default declaration (none) and then a pass; it is checked to lead where those two do, and is
-not a decision of its own.  Two things are left out: a mana ability activated without naming
+default declaration and then a pass (the default: the empty declaration when it is legal,
+else one that obeys the most requirements, CR 508.1d, 509.1c); it is checked to lead where
+those two do, and is not a decision of its own.  Two things are left out: a mana ability activated without naming
 its color (the listing names it always; naming the only color is the same action), and the
 actions of the scenario format that are no player's decision (``advance``, ``sba``...).
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
+from typing import Literal
 
 from bridge.engine.game import Game
 from bridge.engine.verdict import Verdict
@@ -51,7 +53,14 @@ from bridge.model.errors import IllegalActionError, InputError
 
 __all__ = ["OnVerdict", "accepted_actions", "action_key", "listing_differences", "refusal"]
 
-COLORS = ("white", "blue", "black", "red", "green", "colorless")
+COLORS: tuple[Literal["white", "blue", "black", "red", "green", "colorless"], ...] = (
+    "white",
+    "blue",
+    "black",
+    "red",
+    "green",
+    "colorless",
+)
 COLOR_REASONS = {"no_such_mana", "mana_color_unnamed"}
 
 OnVerdict = Callable[[Action, Verdict], None]
@@ -148,11 +157,10 @@ def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Ac
     for who in names:
         candidates.append(Pass(by=who))
         for player in state.players:
-            for card in player.hand:
-                candidates.append(PlayLand(card=card.id or "", by=who))
-                spec = game.pool.get(card.card)
-                slots = len(spec.spell_targets())
-                candidates += [Cast(card=card.id or "", by=who, targets=t) for t in _target_lists(objects, slots)]
+            for in_hand in player.hand:
+                candidates.append(PlayLand(card=in_hand.id or "", by=who))
+                slots = len(game.pool.get(in_hand.card).spell_targets())
+                candidates += [Cast(card=in_hand.id or "", by=who, targets=t) for t in _target_lists(objects, slots)]
         for perm in state.permanents():
             card = game.pool.get(perm.card)
             for number, ability in enumerate(card.activated, start=1):
@@ -168,7 +176,7 @@ def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Ac
             first = Activate(source=perm.id or "", color=COLORS[0], by=who)
             reasons = refusal(game, first, on_verdict)
             if reasons is None or reasons <= COLOR_REASONS:
-                tries = [Activate(source=perm.id or "", color=c, by=who) for c in COLORS]  # type: ignore[arg-type]
+                tries = [Activate(source=perm.id or "", color=c, by=who) for c in COLORS]
                 found += [a for a in tries if refusal(game, a, on_verdict) is None]
     # CR 601.2g: each way to pay an accepted spell or ability, by the permanents tapped
     for action in list(found):
@@ -205,12 +213,13 @@ def _pass_by_default(
     game: Game, listed: tuple[Action, ...], accepted: list[Action], problems: list[str]
 ) -> list[Action]:
     """The accepted actions but a pass made while a declaration of attackers or blockers is to
-    be made: the engine takes it as the default declaration (none) followed by the pass of
-    the player who then has priority (a scenario's ``pass``), not as a decision of its own;
+    be made: the engine takes it as the default declaration followed by the pass of
+    the player who then has priority (a scenario's ``pass``), not as a decision of its own
+    (the default: none when that is legal, else one that obeys the most requirements);
     checked here to lead where those two do (a problem is said when not)."""
     if not listed or not all(isinstance(a, (DeclareAttackers, DeclareBlockers)) for a in listed):
         return accepted
-    kept = []
+    kept: list[Action] = []
     for action in accepted:
         if not isinstance(action, Pass):
             kept.append(action)
@@ -218,10 +227,16 @@ def _pass_by_default(
         game.push(action)
         after = game.pop()
         attack = isinstance(listed[0], DeclareAttackers)
-        game.push(DeclareAttackers(attackers={}) if attack else DeclareBlockers(blockers={}))
+        empty: Action = DeclareAttackers(attackers={}) if attack else DeclareBlockers(blockers={})
+        default = empty if refusal(game, empty) is None else game.checker("attack" if attack else "block").best()
+        try:
+            game.push(default)
+        except IllegalActionError:
+            problems.append(f"{action_key(action)} is accepted, but neither the empty declaration nor the best one is")
+            continue
         game.push(action)
         if game.state != after:
-            problems.append(f"{action_key(action)} does not lead where the empty declaration and then a pass do")
+            problems.append(f"{action_key(action)} does not lead where the default declaration and then a pass do")
         game.pop()
         game.pop()
     return kept
