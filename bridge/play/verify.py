@@ -56,6 +56,7 @@ from bridge.engine.verdict import Verdict
 from bridge.model.actions import Action, Advance, DeclareAttackers, DeclareBlockers, StateBasedActions
 from bridge.model.cards import CardPool, slug
 from bridge.model.errors import InputError, MtgaspError, one_line
+from bridge.model.keys import position_key
 from bridge.model.state import ZONES, GameState, fresh_id
 from bridge.play.agents import decisions
 from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
@@ -818,8 +819,9 @@ def _check_position(
 
 
 def _keep(out: Report, seen: set[tuple[str, str]], finding: Finding) -> None:
-    """Keep a finding unless the same property already failed in the same shrunk position."""
-    key = (finding.property, finding.state.model_dump_json())
+    """Keep a finding unless the same property already failed in the same shrunk position (up
+    to the names of its objects and the values of its timestamps)."""
+    key = (finding.property, position_key(finding.state).hex())
     if key not in seen:
         seen.add(key)
         out.findings.append(finding)
