@@ -129,11 +129,15 @@ class Position:
     hand: tuple[str, ...]
     attackers: frozenset[int] | None = None  # None: the most that may attack
 
+    def ids(self) -> list[str]:
+        """The permanents' ids, in the order of ``pieces``: their card's name, numbered."""
+        taken: set[str] = set()
+        return [fresh_id(slug(p.card), taken) for p in self.pieces]
+
     def state(self, step: str = MAIN) -> GameState:
         """The position at the main phase or the declaration of attackers (the declaration of
         blockers is reached by playing: :func:`blocking_state`)."""
-        taken: set[str] = set()
-        ids = [fresh_id(slug(p.card), taken) for p in self.pieces]
+        ids = self.ids()
         sides: list[list[dict[str, Any]]] = [[], []]
         for i, (piece, oid) in enumerate(zip(self.pieces, ids)):
             perm: dict[str, Any] = {"id": oid, "card": piece.card, "timestamp": i + 1}
@@ -471,7 +475,8 @@ def check_citations(check: Check) -> Problem | None:
         problem = _citation_problem(verdict, check.rules_text)
         if problem:
             cited = tuple(sorted(r for r in verdict.rules if r in check.rules_text))
-            return Problem(f"{problem}: {verdict}", cited or ("508.1",), action)
+            step_rule = "508.1" if check.state.step == ATTACK else "509.1"
+            return Problem(f"{problem}: {verdict}", cited or (step_rule,), action)
     return None
 
 
@@ -777,11 +782,10 @@ def _check_position(
         if step not in states:
             if step == BLOCK:
                 attack = at(ATTACK)
-                ids = None
-                if position.attackers is not None and attack is not None:
-                    perms = [p for p in attack.permanents()]
-                    ids = [perms[i].id or "" for i in position.attackers if i < len(perms)]
-                rng = random.Random(seed) if position.attackers is not None else None
+                ids, rng = None, None
+                if position.attackers is not None:
+                    ids = [position.ids()[i] for i in sorted(position.attackers)]
+                    rng = random.Random(f"{seed}:{position.pieces}")
                 states[step] = None if attack is None else blocking_state(Game(attack, pool), ids, rng)
             else:
                 states[step] = position.state(step)
@@ -799,7 +803,7 @@ def _check_position(
                     out,
                     seen,
                     Finding(
-                        prop.name, f"reaching {step}: the engine failed: {exc}", ("500.1",), position.state(ATTACK)
+                        prop.name, f"reaching {step}: the engine failed: {exc}", ("508.1",), position.state(ATTACK)
                     ),
                 )
                 continue
