@@ -31,6 +31,7 @@ from bridge.play.verify import (
     Property,
     exhaustive_positions,
     finding_scenario,
+    random_positions,
     renamed,
     shrink,
     verify,
@@ -330,3 +331,14 @@ def test_finding_scenario_reads_back() -> None:
                                     DeclareBlockers(blockers={"cub": ["bear"]}))  # fmt: skip
     data = yaml.safe_load(finding_scenario(finding))
     assert data["do"] == [{"declare_blockers": {"cub": ["bear"]}}]
+
+
+def test_random_positions_follow_the_seed_and_bounds() -> None:
+    cards = ["Grizzly Bears", "Serra Angel", "Lure", "Lightning Bolt"]
+    first = list(random_positions(POOL, cards, 2, 4, 12, seed=5))
+    assert first == list(random_positions(POOL, cards, 2, 4, 12, seed=5))
+    assert first != list(random_positions(POOL, cards, 2, 4, 12, seed=6))
+    assert all(2 <= len(p.pieces) <= 4 and set(p.hand) <= {"Lightning Bolt"} for p in first)
+    assert all(p.attackers is not None and all(p.pieces[i].side == 0 for i in p.attackers) for p in first)
+    report = verify(cards, max_permanents=1, properties=["requirements"], random_count=3, seed=5)
+    assert report.complete and report.positions == 6 + 3 and report.findings == []
