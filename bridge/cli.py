@@ -952,3 +952,173 @@ def solve(
         sys.exit(TIME_LIMIT_STATUS)
     if differs:
         sys.exit(1)
+
+
+@main.command()
+@click.option(
+    "--cards",
+    "cards_option",
+    help="the card pool: names separated by commas, or a file of names (one a line); "
+    "default: a dozen creatures with combat keywords, a lord, an anthem, an Aura, an "
+    "Equipment, lands and two instants",
+)
+@click.option(
+    "--max-permanents",
+    default=2,
+    show_default=True,
+    type=click.IntRange(min=1, max=6),
+    help="every position of up to this many permanents is checked",
+)
+@click.option(
+    "--properties",
+    default="all",
+    show_default=True,
+    help="the properties to check, separated by commas: characteristics, sba, requirements, "
+    "actions, citations, renaming (or all)",
+)
+@click.option(
+    "--positions",
+    "random_count",
+    default=20,
+    show_default=True,
+    type=click.IntRange(min=0, max=10**7),
+    help="random positions checked after the exhaustive ones (1 to 3 permanents more)",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="the seed of the random positions and samples")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False),
+    help="also write a summary here (JSON: positions checked per property, findings, seconds)",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="verify-findings",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="the folder each finding is written to, as a scenario file",
+)
+@click.option(
+    "--rules-text",
+    type=click.Path(dir_okay=False),
+    help="the rules text whose numbers citations must be among (default: the one beside the checkout)",
+)
+@_time_limit(600, "the run")
+def verify(
+    cards_option: str | None,
+    max_permanents: int,
+    properties: str,
+    random_count: int,
+    seed: int,
+    json_path: str | None,
+    out_dir: str,
+    rules_text: str | None,
+    time_limit: float,
+) -> None:
+    """Search small positions for contradictions in the rules: every position of up to
+    --max-permanents permanents from the card pool (each on either side, up to the order of
+    the permanents, every way of attaching its Auras and Equipment), then --positions random
+    ones, each checked for the properties.  Each failing position is shrunk (one thing
+    dropped at a time while the property still fails) and written to --out as a scenario
+    file.  Positions/s and a progress line go to stderr.  Exit status 0 no finding, 1
+    findings, 2 bad input, 3 the time limit stopped the run (what was checked is reported)."""
+    import time
+
+    from bridge.io.writing import safe_file_name
+    from bridge.model.citations import read_rules_text
+    from bridge.model.paths import rules_text_file
+    from bridge.play.verify import DEFAULT_POOL, PROPERTIES, Report, finding_scenario, read_pool
+    from bridge.play.verify import verify as run_verify
+
+    pool = CardPool.default()
+    try:
+        cards = read_pool(cards_option, pool) if cards_option is not None else list(DEFAULT_POOL)
+        names = list(PROPERTIES) if properties.strip() == "all" else [p.strip() for p in properties.split(",")]
+        unknown = [n for n in names if n not in PROPERTIES]
+        if unknown or not names:
+            raise InputError(
+                f"--properties: unknown property {quote(unknown[0] if unknown else properties)} "
+                f"(known: {', '.join(PROPERTIES)})"
+            )
+        text = Path(rules_text) if rules_text else rules_text_file()
+        numbers = read_rules_text(text) if text is not None else frozenset()
+    except InputError as exc:
+        _fail(str(exc), exc)
+    if text is None:
+        click.echo("note: no rules text found: cited rules are not looked up (--rules-text FILE)", err=True)
+    out = Path(out_dir)
+    parent = out if out.exists() else out.absolute().parent
+    if (out.exists() and not out.is_dir()) or not os.access(parent, os.W_OK):
+        _fail(f"{out}: can't write findings there")
+    if json_path:
+        _writable_folder(Path(json_path).absolute().parent, "the summary")
+    report = Report()
+    last = [time.monotonic()]
+
+    def progress(done: Report) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 5:
+            last[0] = now
+            click.echo(
+                f"{done.positions} positions, {sum(done.checked.values())} checks, "
+                f"{len(done.findings)} finding(s), {done.positions_per_second:.1f} positions/s",
+                err=True,
+            )
+
+    deadline = time.monotonic() + time_limit if time_limit > 0 else None
+    try:
+        with Deadline(
+            time_limit + 120 if time_limit > 0 else 0, message="the verifier was stopped past its time limit"
+        ):
+            run_verify(
+                cards,
+                max_permanents=max_permanents,
+                properties=names,
+                random_count=random_count,
+                seed=seed,
+                pool=pool,
+                rules_text=numbers,
+                deadline=deadline,
+                on_progress=progress,
+                report=report,
+            )
+    except InputError as exc:
+        _fail(str(exc), exc)
+    except TimeLimitReached:
+        report.complete = False
+    written = []
+    if report.findings:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for n, finding in enumerate(report.findings, start=1):
+                path = out / f"{safe_file_name(f'{finding.property}-{n:03d}-{finding.message[:60]}', 100)}.yaml"
+                write_whole(path, finding_scenario(finding))
+                written.append(path)
+        except OSError as exc:
+            _fail(f"{out}: can't write the findings: {exc.strerror or exc}")
+    if json_path:
+        summary = report.to_json() | {
+            "cards": cards,
+            "max_permanents": max_permanents,
+            "random_positions": random_count,
+            "seed": seed,
+            "files": [str(p) for p in written],
+        }
+        try:
+            write_whole(json_path, json.dumps(summary, indent=1) + "\n")
+        except OSError as exc:
+            _fail(f"{json_path}: can't write the summary: {exc.strerror or exc}")
+    checked = ", ".join(f"{name} {n}" for name, n in report.checked.items())
+    click.echo(
+        f"{report.positions} positions in {report.seconds:.1f} s, {report.positions_per_second:.1f} positions/s; "
+        f"checked: {checked}"
+    )
+    click.echo(f"{len(report.findings)} finding(s)")
+    for (prop, kind), count in sorted(report.groups().items()):
+        click.echo(f"  {prop}: {one_line(kind, 150)}: {count}")
+    for path in written:
+        click.echo(f"  {path}")
+    if not report.complete:
+        _out_of_time(f"the time limit of {time_limit:g} s was reached after {report.positions} positions ({checked})")
+    sys.exit(1 if report.findings else 0)

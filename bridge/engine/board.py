@@ -42,7 +42,7 @@ from bridge.model.actions import (
     StateBasedActions,
 )
 from bridge.model.cards import CardPool
-from bridge.model.errors import InputError
+from bridge.model.errors import InputError, RuleModuleError
 from bridge.model.scenario import Scenario, load_scenario
 from bridge.model.state import STEPS as ALL_STEPS
 from bridge.model.state import GameState
@@ -225,15 +225,10 @@ class Board:
 
     def all_characteristics(self) -> dict[str, Characteristics]:
         """The characteristics of every permanent."""
-        model = answer((*self.modules(), "characteristics/show"), self.position.facts).model
-        values: dict[str, dict[str, list[int | str]]] = {}
-        for sym in model:
-            obj = symbol_text(sym.arguments[0])
-            values.setdefault(obj, {}).setdefault(sym.name, []).append(
-                sym.arguments[1].number
-                if sym.arguments[1].type == clingo.SymbolType.Number
-                else symbol_text(sym.arguments[1])
-            )
+        answers = self.characteristic_answers()
+        if not answers:
+            raise RuleModuleError("the rules have no answer set for this position")
+        values = answers[-1]
         out = {}
         for perm in self.state.permanents():
             assert perm.id is not None  # validation gives every object an id
@@ -253,6 +248,25 @@ class Board:
                 text_card=str(v["text_card"][0]) if v.get("text_card") else None,
             )
         return out
+
+    def characteristic_answers(self) -> list[dict[str, dict[str, list[int | str]]]]:
+        """Every answer set of the characteristics question (CR 613 leaves no choice: there
+        should be exactly one), each as object -> shown predicate -> the values shown, with
+        as many values as the rules derive (one for a name or a power, where the rules are
+        consistent)."""
+        solution = answer((*self.modules(), "characteristics/show"), self.position.facts)
+        answers = []
+        for model in solution.models:
+            values: dict[str, dict[str, list[int | str]]] = {}
+            for sym in model:
+                obj = symbol_text(sym.arguments[0])
+                values.setdefault(obj, {}).setdefault(sym.name, []).append(
+                    sym.arguments[1].number
+                    if sym.arguments[1].type == clingo.SymbolType.Number
+                    else symbol_text(sym.arguments[1])
+                )
+            answers.append(values)
+        return answers
 
     def player_characteristics(self, name: str) -> PlayerCharacteristics:
         """A player's abilities (CR 613.9) and maximum hand size (CR 613.10, 402.2)."""
@@ -630,6 +644,11 @@ class DeclarationChecker:
         return self.session.solve(
             literals=[lit if pair in pairs else -lit for pair, lit in self._literals.items()]
         ).model
+
+    def requirement_max(self) -> int:
+        """The most requirements a legal declaration obeys (CR 508.1d, 509.1c): 0 when no
+        legal declaration can obey any (or none is legal)."""
+        return max((s.arguments[1].number for s in atoms(self._search, "requirement_max", 2)), default=0)
 
     def best(self) -> DeclareAttackers | DeclareBlockers:
         """A legal declaration that obeys the most requirements (CR 508.1d, 509.1c): the one

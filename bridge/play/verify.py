@@ -1,0 +1,856 @@
+"""Searching small positions for contradictions in the rules.
+
+:func:`verify` makes positions from a card pool, every one up to a bound and random ones
+beyond it, and checks properties the rules must have in every position, each a function of a
+position that returns what is wrong (or nothing):
+
+- ``characteristics``: the characteristics question has exactly one answer set, and in it
+  every permanent has one name, one controller and at most one power, toughness and
+  loyalty (a creature exactly one power and toughness) (CR 613); the answers are the same
+  when the permanents are listed in another order (the facts come in another order, the
+  timestamps kept) and when every object id is renamed and the timestamps shifted;
+- ``sba``: state-based actions performed until none applies stop (CR 704.3), within the
+  engine's bound of rounds, a loop being reported as the draw of 104.4b, and then none
+  applies;
+- ``requirements``: at the declarations of attackers and of blockers, a legal declaration
+  exists (CR 508.1d, 509.1c: one obeying the most requirements is always possible), and the
+  empty declaration is legal exactly when the most requirements a legal declaration obeys
+  is none (the maximum the rules' search finds), whether asked by listing or by judging it;
+- ``actions``: every action the judge (``push``) accepts among broad candidates is listed
+  among the legal actions and every listed action is accepted
+  (:mod:`bridge.play.brute`), in the main phase and at both declarations;
+- ``citations``: every illegal verdict on a declaration of attackers or blockers (every
+  assignment, up to :data:`CITATIONS_CAP` of them chosen with the seed) cites at least one
+  rule and every legal one none, and each rule cited exists in the rules text;
+- ``renaming``: the verdicts on declarations (up to :data:`RENAMING_CAP`, chosen with the
+  seed) are the same, up to the renaming, when every object id is renamed and the
+  timestamps shifted and spread (their order kept).
+
+A failing position is shrunk (permanents dropped, then counters, damage, attachments, being
+tapped, attacking or blocking, and cards in hand, one at a time while the property still
+fails) and kept as a :class:`Finding`, which :func:`finding_scenario` writes as a scenario
+file.  The engine failing (an error that is not bad input) while a property is checked is a
+finding of that property.
+
+>>> report = verify(["Grizzly Bears", "Giant Spider"], max_permanents=1, properties=["characteristics"])
+>>> report.checked["characteristics"], report.findings
+(4, [])
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from bridge.engine.board import Board, Characteristics
+from bridge.engine.game import Game
+from bridge.engine.sba import perform_state_based_actions
+from bridge.engine.verdict import Verdict
+from bridge.model.actions import Action, Advance, DeclareAttackers, DeclareBlockers, StateBasedActions
+from bridge.model.cards import CardPool, slug
+from bridge.model.errors import InputError, MtgaspError, one_line
+from bridge.model.keys import position_key
+from bridge.model.state import ZONES, GameState, fresh_id
+from bridge.play.agents import decisions
+from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
+
+__all__ = [
+    "DEFAULT_POOL",
+    "PROPERTIES",
+    "Finding",
+    "Report",
+    "exhaustive_positions",
+    "finding_scenario",
+    "random_positions",
+    "read_pool",
+    "renamed",
+    "shrink",
+    "verify",
+]
+
+# A dozen creatures with combat keywords (flying, reach, first strike, deathtouch, trample,
+# defender, haste, attacks each combat), a lord, an anthem, an Aura with a requirement, an
+# Equipment, lands, and instants (these go to the active player's hand).
+DEFAULT_POOL = (
+    "Serra Angel",
+    "Giant Spider",
+    "Black Knight",
+    "Typhoid Rats",
+    "War Mammoth",
+    "Wall of Wood",
+    "Wall of Air",
+    "Raging Goblin",
+    "Goblin Chieftain",
+    "Grizzly Bears",
+    "Bloodrock Cyclops",
+    "Llanowar Elves",
+    "Glorious Anthem",
+    "Lure",
+    "Bonesplitter",
+    "Forest",
+    "Mountain",
+    "Lightning Bolt",
+    "Giant Growth",
+)
+
+PLAYERS = ("alice", "bob")  # alice is the active player
+MAIN, ATTACK, BLOCK = "main1", "declare_attackers", "declare_blockers"
+CITATIONS_CAP = 24
+RENAMING_CAP = 8
+
+
+# ---------------------------------------------------------------------- positions
+@dataclass(frozen=True, order=True)
+class Piece:
+    """A permanent as generated: its card, its side (0: the active player's) and status."""
+
+    card: str
+    side: int
+    tapped: bool = False
+    damage: int = 0
+    counters: int = 0  # +1/+1 counters
+
+
+@dataclass(frozen=True)
+class Position:
+    """A generated position: the permanents, what each Aura or Equipment is attached to (an
+    index into ``pieces``, or None), the cards in the active player's hand, and (for the
+    declaration of blockers) which of the active player's creatures attack."""
+
+    pieces: tuple[Piece, ...]
+    attached: tuple[int | None, ...]
+    hand: tuple[str, ...]
+    attackers: frozenset[int] | None = None  # None: the most that may attack
+
+    def ids(self) -> list[str]:
+        """The permanents' ids, in the order of ``pieces``: their card's name, numbered."""
+        taken: set[str] = set()
+        return [fresh_id(slug(p.card), taken) for p in self.pieces]
+
+    def state(self, step: str = MAIN) -> GameState:
+        """The position at the main phase or the declaration of attackers (the declaration of
+        blockers is reached by playing: :func:`blocking_state`)."""
+        ids = self.ids()
+        sides: list[list[dict[str, Any]]] = [[], []]
+        for i, (piece, oid) in enumerate(zip(self.pieces, ids)):
+            perm: dict[str, Any] = {"id": oid, "card": piece.card, "timestamp": i + 1}
+            if piece.tapped:
+                perm["tapped"] = True
+            if piece.damage:
+                perm["damage"] = piece.damage
+            if piece.counters:
+                perm["counters"] = {"+1/+1": piece.counters}
+            target = self.attached[i]
+            if target is not None:
+                perm["attached_to"] = ids[target]
+            sides[piece.side].append(perm)
+        players = [{"name": name, "battlefield": sides[n]} for n, name in enumerate(PLAYERS)]
+        players[0]["hand"] = list(self.hand)
+        return GameState.model_validate({"turn": 3, "active": PLAYERS[0], "step": step, "players": players})
+
+
+def _kinds(pool: CardPool, cards: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The permanent cards and the others (which go to the hand)."""
+    permanents: list[str] = []
+    spells: list[str] = []
+    for name in cards:
+        types = pool.get(name).types
+        (spells if {"instant", "sorcery"} & set(types) else permanents).append(name)
+    return permanents, spells
+
+
+def _attachments(pool: CardPool, pieces: tuple[Piece, ...], rng: random.Random | None) -> list[tuple[int | None, ...]]:
+    """What each Aura (any creature, or nothing when there is none) and Equipment (nothing,
+    or a creature on its side) may be attached to: every way, or one at random."""
+    creatures = [i for i, p in enumerate(pieces) if "creature" in pool.get(p.card).types]
+    options: list[list[int | None]] = []
+    for piece in pieces:
+        card = pool.get(piece.card)
+        if "aura" in card.subtypes:
+            options.append(list(creatures) or [None])
+        elif "equipment" in card.subtypes:
+            options.append([None, *(c for c in creatures if pieces[c].side == piece.side)])
+        else:
+            options.append([None])
+    if rng is not None:
+        return [tuple(rng.choice(o) for o in options)]
+    return list(itertools.product(*options))
+
+
+def exhaustive_positions(pool: CardPool, cards: Sequence[str], max_permanents: int) -> Iterator[Position]:
+    """Every position of 1 to ``max_permanents`` permanents of the cards, each on either
+    side, up to symmetry: a multiset per side (the permanents sorted), with every way of
+    attaching its Auras and Equipment; the other cards in the active player's hand."""
+    permanents, spells = _kinds(pool, cards)
+    elements = sorted(Piece(card, side) for card in permanents for side in (0, 1))
+    for n in range(1, max_permanents + 1):
+        for pieces in itertools.combinations_with_replacement(elements, n):
+            for attached in _attachments(pool, pieces, None):
+                yield Position(pieces, attached, tuple(spells))
+
+
+def random_positions(
+    pool: CardPool, cards: Sequence[str], smallest: int, largest: int, count: int, seed: int
+) -> Iterator[Position]:
+    """``count`` random positions of ``smallest`` to ``largest`` permanents, tapped, damaged
+    and with counters at random, some of the active player's creatures attacking."""
+    permanents, spells = _kinds(pool, cards)
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.randint(smallest, max(smallest, largest))
+        pieces = tuple(
+            sorted(
+                Piece(
+                    rng.choice(permanents),
+                    rng.randrange(2),
+                    tapped=rng.random() < 0.25,
+                    damage=rng.choice((0, 0, 0, 1, 2)),
+                    counters=rng.choice((0, 0, 0, 1)),
+                )
+                for _ in range(n)
+            )
+        )
+        attached = _attachments(pool, pieces, rng)[0]
+        hand = tuple(s for s in spells if rng.random() < 0.7)
+        attackers = frozenset(i for i, p in enumerate(pieces) if p.side == 0 and rng.random() < 0.7)
+        yield Position(pieces, attached, hand, attackers)
+
+
+def blocking_state(game: Game, attackers: Iterable[str] | None, rng: random.Random | None = None) -> GameState | None:
+    """From the declaration of attackers, the declaration of blockers after a legal
+    declaration (the one with the most attackers among ``attackers``, or any of them when
+    None), reached by playing on; None when no creature attacks (the step is skipped)."""
+    wanted = None if attackers is None else set(attackers)
+    legal = [a for a in game.legal_attacks if isinstance(a, DeclareAttackers) and a.attackers]
+    if wanted is not None:
+        legal = [a for a in legal if set(a.attackers) <= wanted] or legal
+    if not legal:
+        return None
+    best = max(len(a.attackers) for a in legal)
+    chosen = sorted((a for a in legal if len(a.attackers) == best), key=lambda a: sorted(a.attackers.items()))
+    action = rng.choice(chosen) if rng is not None else chosen[0]
+    game.push(action)
+    game.push(Advance(step=BLOCK))
+    state = game.state
+    game.pop()
+    game.pop()
+    return state if state.step == BLOCK and any(p.attacking for p in state.permanents()) else None
+
+
+# ---------------------------------------------------------------------- renaming
+def renamed(state: GameState, shift: int = 1000, spread: int = 3) -> tuple[GameState, dict[str, str]] | None:
+    """The same position with every object id renamed (in reverse order, so that sorted ids
+    come in another order) and every timestamp t made ``spread * t + shift`` (their order
+    kept); with the renaming.  None when an id is also a player's or a card's name (then a
+    renaming by value can't tell them apart)."""
+    ids = sorted(state.used_ids())
+    names = {p.name for p in state.players} | {c.card for p in state.players for z in ZONES for c in getattr(p, z)}
+    if set(ids) & names:
+        return None
+    mapping = {old: f"obj{len(ids) - i}" for i, old in enumerate(ids)}
+
+    def walk(value: Any, key: str | None = None) -> Any:
+        if isinstance(value, dict):
+            return {mapping.get(k, k): walk(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, str):
+            return mapping.get(value, value)
+        if key == "timestamp" and isinstance(value, int):
+            return spread * value + shift
+        return value
+
+    data = walk(state.model_dump(mode="json", exclude_defaults=True))
+    return GameState.model_validate(data), mapping
+
+
+def reordered(state: GameState) -> GameState:
+    """The same position with each player's battlefield listed in reverse order, every
+    permanent's timestamp written out first (its default is its place in the listing)."""
+    stamped = _with_timestamps(state)
+    players = [p.model_copy(update={"battlefield": list(reversed(p.battlefield))}) for p in stamped.players]
+    return stamped.model_copy(update={"players": players})
+
+
+def _with_timestamps(state: GameState) -> GameState:
+    """Every permanent with its timestamp written out (those without one get theirs from
+    the engine's own reading of the position: the facts are the same)."""
+    if all(p.timestamp is not None for p in state.permanents()):
+        return state
+    stamps = {perm.id: n for n, perm in enumerate(state.permanents(), start=1)}
+    base = max((p.timestamp or 0 for p in state.permanents()), default=0)
+    players = [
+        p.model_copy(
+            update={
+                "battlefield": [
+                    perm
+                    if perm.timestamp is not None
+                    else perm.model_copy(update={"timestamp": base + stamps[perm.id]})
+                    for perm in p.battlefield
+                ]
+            }
+        )
+        for p in state.players
+    ]
+    return state.model_copy(update={"players": players})
+
+
+# ---------------------------------------------------------------------- properties
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong in a position: a sentence, the rules involved, and the action that
+    shows it (None when the position alone does)."""
+
+    message: str
+    rules: tuple[str, ...]
+    action: Action | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """A property checked on one position (a state at the property's step)."""
+
+    state: GameState
+    pool: CardPool
+    seed: int
+    rules_text: frozenset[str]
+
+
+PropertyCheck = Callable[[Check], Problem | None]
+
+
+def _characteristics_problem(board: Board) -> str | None:
+    answers = board.characteristic_answers()
+    if len(answers) != 1:
+        return f"the characteristics question has {len(answers)} answer sets, not one"
+    values = answers[0]
+    for perm in board.state.permanents():
+        v = values.get(perm.id or "", {})
+        for name in ("has_name", "controller"):
+            if len(v.get(name, [])) != 1:
+                return f"{board.describe(perm.id or '')} has {len(v.get(name, []))} values of {name}: {v.get(name)}"
+        for name in ("power", "toughness", "loyalty"):
+            if len(v.get(name, [])) > 1:
+                return f"{board.describe(perm.id or '')} has {len(v[name])} values of {name}: {v[name]}"
+        if "creature" in v.get("has_type", []):
+            for name in ("power", "toughness"):
+                if len(v.get(name, [])) != 1:
+                    return f"{board.describe(perm.id or '')} is a creature with {len(v.get(name, []))} values of {name}"
+    return None
+
+
+def _differences(
+    before: dict[str, Characteristics], after: dict[str, Characteristics], mapping: dict[str, str]
+) -> str | None:
+    for oid, chars in sorted(before.items()):
+        other = after.get(mapping.get(oid, oid))
+        if other is None:
+            return f"{oid} has no characteristics in the changed position"
+        theirs = other.__dict__ | {"id": oid}
+        for name, value in chars.__dict__.items():
+            if theirs[name] != value:
+                return f"{oid}'s {name} is {value!r}, but {theirs[name]!r} in the changed position"
+    return None
+
+
+def check_characteristics(check: Check) -> Problem | None:
+    """CR 613: one answer for every object, whatever the order of the facts or the names."""
+    rules = ("613.1", "613.6")
+    board = Board(check.state, check.pool)
+    problem = _characteristics_problem(board)
+    if problem:
+        return Problem(problem, rules)
+    known = board.all_characteristics()
+    problem = _differences(known, Board(reordered(check.state), check.pool).all_characteristics(), {})
+    if problem:
+        return Problem(f"listed in reverse order: {problem}", rules)
+    changed = renamed(check.state)
+    if changed is not None:
+        problem = _differences(known, Board(changed[0], check.pool).all_characteristics(), changed[1])
+        if problem:
+            return Problem(f"with ids renamed and timestamps shifted: {problem}", rules)
+    return None
+
+
+def check_sba(check: Check) -> Problem | None:
+    """CR 704.3: state-based actions performed until none applies stop; a loop is the draw of
+    104.4b; then none applies."""
+    rules = ("704.3", "104.4b")
+    try:
+        after = perform_state_based_actions(Board(check.state, check.pool))
+    except MtgaspError as exc:
+        if isinstance(exc, InputError):
+            raise
+        return Problem(f"state-based actions don't stop: {one_line(str(exc), 300)}", rules)
+    if any(p.lost for p in after.players):
+        return None  # the game is over (a loss, or a draw by 104.4b): nothing more to perform
+    left = Board(after, check.pool).state_based_actions()
+    if left:
+        return Problem(f"state-based actions stopped while some still apply: {left}", rules)
+    return None
+
+
+def _empty(kind: str) -> DeclareAttackers | DeclareBlockers:
+    return DeclareAttackers(attackers={}) if kind == "attack" else DeclareBlockers(blockers={})
+
+
+def _kind(state: GameState) -> str:
+    return "attack" if state.step == ATTACK else "block"
+
+
+def check_requirements(check: Check) -> Problem | None:
+    """CR 508.1d, 509.1c: a legal declaration exists, and the empty one is legal exactly when
+    no legal declaration obeys a requirement."""
+    kind = _kind(check.state)
+    rules = ("508.1d",) if kind == "attack" else ("509.1c",)
+    board = Board(check.state, check.pool)
+    listed = list(board.legal_attacks if kind == "attack" else board.legal_blocks)
+    if not listed:
+        return Problem(f"no legal declaration of {kind}ers", rules)
+    empty = _empty(kind)
+    empty_listed = empty in listed
+    most = board.checker(kind).requirement_max()
+    if empty_listed != (most == 0):
+        said = "is" if empty_listed else "is not"
+        return Problem(
+            f"the empty declaration {said} listed as legal, and the most requirements obeyed is {most}", rules
+        )
+    judged = board.check(empty).legal
+    if judged != empty_listed:
+        return Problem(
+            f"the empty declaration is judged {'legal' if judged else 'illegal'} but listed otherwise", rules
+        )
+    return None
+
+
+def check_actions(check: Check) -> Problem | None:
+    """Every action the judge accepts is listed, and every listed action accepted."""
+    game = Game(check.state, check.pool)
+    listed = decisions(game).options
+    while listed == (StateBasedActions(),):  # CR 704.3: performed before anyone acts
+        game.push(listed[0])
+        listed = decisions(game).options
+    problems = listing_differences(game, listed, accepted_actions(game))
+    if problems:
+        return Problem(f"{len(problems)} difference(s): {'; '.join(problems[:3])}", ("116.3",))
+    return None
+
+
+def _sample(candidates: list[Action], cap: int, seed: int, state: GameState) -> list[Action]:
+    if len(candidates) <= cap:
+        return candidates
+    rng = random.Random(f"{seed}:{state.model_dump_json()}")
+    return rng.sample(candidates, cap)
+
+
+def _declarations(check: Check, cap: int) -> list[Action]:
+    kind = DeclareAttackers if check.state.step == ATTACK else DeclareBlockers
+    game = Game(check.state, check.pool)
+    return _sample([a for a in declaration_candidates(game) if isinstance(a, kind)], cap, check.seed, check.state)
+
+
+def _citation_problem(verdict: Verdict, known: frozenset[str]) -> str | None:
+    if verdict.legal and verdict.rules:
+        return f"a legal verdict cites {sorted(verdict.rules)}"
+    if not verdict.legal and not verdict.rules:
+        return "an illegal verdict cites no rule"
+    unknown = sorted(r for r in verdict.rules if known and r not in known)
+    if unknown:
+        return f"the verdict cites {unknown}, not in the rules text"
+    return None
+
+
+def check_citations(check: Check) -> Problem | None:
+    """Every illegal verdict cites a rule of the rules text, every legal one none."""
+    board = Board(check.state, check.pool)
+    for action in _declarations(check, CITATIONS_CAP):
+        verdict = board.check(action)
+        problem = _citation_problem(verdict, check.rules_text)
+        if problem:
+            cited = tuple(sorted(r for r in verdict.rules if r in check.rules_text))
+            step_rule = "508.1" if check.state.step == ATTACK else "509.1"
+            return Problem(f"{problem}: {verdict}", cited or (step_rule,), action)
+    return None
+
+
+def _verdict_key(verdict: Verdict, mapping: dict[str, str]) -> set[tuple[object, ...]]:
+    return {(v.rule, v.step_rule, v.reason, tuple(mapping.get(o, o) for o in v.objects)) for v in verdict.violations}
+
+
+def check_renaming(check: Check) -> Problem | None:
+    """A verdict is the same, up to the renaming, with object ids renamed and timestamps
+    shifted."""
+    changed = renamed(check.state)
+    if changed is None:
+        return None
+    other_state, mapping = changed
+    board, other = Board(check.state, check.pool), Board(other_state, check.pool)
+    for action in _declarations(check, RENAMING_CAP):
+        verdict = board.check(action)
+        moved = _rename_action(action, mapping)
+        theirs = other.check(moved)
+        if verdict.legal != theirs.legal or _verdict_key(verdict, mapping) != _verdict_key(theirs, {}):
+            rules = tuple(sorted(verdict.rules | theirs.rules)) or ("613.6",)
+            return Problem(f"the verdict is '{verdict}' here but '{theirs}' renamed", rules, action)
+    return None
+
+
+def _rename_action(action: Action, mapping: dict[str, str]) -> Action:
+    if isinstance(action, DeclareAttackers):
+        return DeclareAttackers(attackers={mapping[c]: mapping.get(t, t) for c, t in action.attackers.items()})
+    assert isinstance(action, DeclareBlockers)
+    return DeclareBlockers(
+        blockers={mapping[b]: [mapping[a] for a in attackers] for b, attackers in action.blockers.items()}
+    )
+
+
+@dataclass(frozen=True)
+class Property:
+    """A property: its check and the steps its positions are at."""
+
+    name: str
+    check: PropertyCheck
+    steps: tuple[str, ...]
+    about: str
+
+
+PROPERTIES: dict[str, Property] = {
+    p.name: p
+    for p in (
+        Property("characteristics", check_characteristics, (MAIN,), "one answer for every object (613)"),
+        Property("sba", check_sba, (MAIN,), "state-based actions reach a fixpoint (704.3, 104.4b)"),
+        Property("requirements", check_requirements, (ATTACK, BLOCK), "a legal declaration exists (508.1d, 509.1c)"),
+        Property("actions", check_actions, (MAIN, ATTACK, BLOCK), "listed actions are the accepted ones"),
+        Property("citations", check_citations, (ATTACK, BLOCK), "verdicts cite rules of the text"),
+        Property("renaming", check_renaming, (ATTACK, BLOCK), "verdicts don't depend on names"),
+    )
+}
+
+
+# ---------------------------------------------------------------------- shrinking
+def _fails(prop: Property, check: Check) -> Problem | None:
+    """The property's problem in the position (the engine failing is one)."""
+    try:
+        return prop.check(check)
+    except InputError:
+        raise
+    except MtgaspError as exc:
+        return Problem(f"the engine failed ({type(exc).__name__}): {one_line(str(exc), 300)}", prop_rules(prop))
+
+
+def prop_rules(prop: Property) -> tuple[str, ...]:
+    """The rules a property is about, for a finding's cite list."""
+    return {
+        "characteristics": ("613.1",),
+        "sba": ("704.3",),
+        "requirements": ("508.1d", "509.1c"),
+        "actions": ("116.3",),
+        "citations": ("508.1", "509.1"),
+        "renaming": ("613.6",),
+    }[prop.name]
+
+
+def _smaller(state: GameState) -> Iterator[GameState]:
+    """Positions with one thing less: a permanent (and what points at it), a card in hand,
+    counters, damage, an attachment, being tapped, attacking or blocking; an effect."""
+    data = state.model_dump(mode="json", exclude_defaults=True)
+
+    def variant(change: Callable[[dict[str, Any]], bool]) -> GameState | None:
+        copy = json.loads(json.dumps(data))
+        if not change(copy):
+            return None
+        try:
+            return GameState.model_validate(copy)
+        except ValueError:
+            return None
+
+    def drop(player: int, zone: str, index: int) -> Callable[[dict[str, Any]], bool]:
+        def change(d: dict[str, Any]) -> bool:
+            gone = d["players"][player][zone].pop(index)
+            oid = gone.get("id") if isinstance(gone, dict) else None
+            for p in d["players"]:
+                for perm in p.get("battlefield", []):
+                    if perm.get("attached_to") == oid:
+                        perm.pop("attached_to")
+                    for key in ("blocking", "damage_order", "must_block"):
+                        if oid in perm.get(key, []):
+                            perm[key].remove(oid)
+                            if not perm[key]:
+                                perm.pop(key)
+            return True
+
+        return change
+
+    def unset(player: int, index: int, key: str) -> Callable[[dict[str, Any]], bool]:
+        def change(d: dict[str, Any]) -> bool:
+            perm = d["players"][player]["battlefield"][index]
+            if key not in perm:
+                return False
+            perm.pop(key)
+            if key == "attacking":
+                perm.pop("band", None)
+                perm.pop("blocked", None)
+            return True
+
+        return change
+
+    changes: list[Callable[[dict[str, Any]], bool]] = []
+    for n, player in enumerate(data["players"]):
+        changes += [drop(n, "battlefield", i) for i in range(len(player.get("battlefield", [])))]
+    for n, player in enumerate(data["players"]):
+        for zone in ("hand", "library", "graveyard", "exile"):
+            changes += [drop(n, zone, i) for i in range(len(player.get(zone, [])))]
+    for n, player in enumerate(data["players"]):
+        for i in range(len(player.get("battlefield", []))):
+            changes += [
+                unset(n, i, key)
+                for key in ("counters", "damage", "attached_to", "tapped", "attacking", "blocking", "sick")
+            ]
+
+    def drop_effect(index: int) -> Callable[[dict[str, Any]], bool]:
+        def change(d: dict[str, Any]) -> bool:
+            d["effects"].pop(index)
+            return True
+
+        return change
+
+    changes += [drop_effect(i) for i in range(len(data.get("effects", [])))]
+    for change in changes:
+        smaller = variant(change)
+        if smaller is not None and smaller != state:
+            yield smaller
+
+
+def shrink(
+    prop: Property, check: Check, problem: Problem, deadline: float | None = None
+) -> tuple[GameState, Problem, int]:
+    """The smallest position (one thing less no longer fails) found by dropping one thing at a
+    time while the property still fails, with its problem and the number of positions tried."""
+    state, tried = check.state, 0
+    progress = True
+    while progress:
+        progress = False
+        for smaller in _smaller(state):
+            if deadline is not None and time.monotonic() > deadline:
+                return state, problem, tried
+            tried += 1
+            found = _fails(prop, Check(smaller, check.pool, check.seed, check.rules_text))
+            if found is not None:
+                state, problem, progress = smaller, found, True
+                break
+    return state, problem, tried
+
+
+# ---------------------------------------------------------------------- the run
+@dataclass
+class Finding:
+    """A property that fails in a (shrunk) position."""
+
+    property: str
+    message: str
+    rules: tuple[str, ...]
+    state: GameState
+    action: Action | None = None
+    original: GameState | None = None
+
+
+@dataclass
+class Report:
+    """What was checked: positions by property, findings, the time; ``complete`` is False
+    when the time limit stopped the run."""
+
+    checked: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    positions: int = 0
+    seconds: float = 0.0
+    complete: bool = False
+
+    @property
+    def positions_per_second(self) -> float:
+        return self.positions / self.seconds if self.seconds > 0 else 0.0
+
+    def groups(self) -> dict[tuple[str, str], int]:
+        """Findings counted by property and kind (the message up to its first colon)."""
+        out: dict[tuple[str, str], int] = {}
+        for f in self.findings:
+            key = (f.property, f.message.split(":")[0])
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "complete": self.complete,
+            "positions": self.positions,
+            "checked": self.checked,
+            "findings": [{"property": f.property, "message": f.message, "rules": list(f.rules)} for f in self.findings],
+            "groups": [{"property": p, "kind": k, "count": n} for (p, k), n in sorted(self.groups().items())],
+            "seconds": round(self.seconds, 3),
+            "positions_per_second": round(self.positions_per_second, 2),
+        }
+
+
+def read_pool(value: str, pool: CardPool) -> list[str]:
+    """The cards of a ``--cards`` value: a comma list of names, or a file of names (one a
+    line, ``#`` comments); each must be in the pool (:class:`InputError` names the first that
+    isn't)."""
+    from pathlib import Path
+
+    from bridge.model.reading import read_text
+
+    path = Path(value)
+    try:
+        is_file = "," not in value and path.is_file()
+    except (OSError, ValueError):
+        is_file = False
+    if is_file:
+        text = read_text(path, what="the card list")
+        names = [line.split("#")[0].strip() for line in text.splitlines()]
+    else:
+        names = [n.strip() for n in value.split(",")]
+    names = [n for n in names if n]
+    if not names:
+        raise InputError("no card names given", source=value if is_file else None)
+    for name in names:
+        pool.get(name)  # UnknownCardError (an InputError) for a name the pool doesn't have
+    return list(dict.fromkeys(names))
+
+
+def verify(
+    cards: Sequence[str] = DEFAULT_POOL,
+    *,
+    max_permanents: int = 2,
+    properties: Sequence[str] | None = None,
+    random_count: int = 0,
+    seed: int = 1,
+    pool: CardPool | None = None,
+    rules_text: frozenset[str] = frozenset(),
+    deadline: float | None = None,
+    on_progress: Callable[[Report], None] | None = None,
+    report: Report | None = None,
+) -> Report:
+    """Check the properties (by name; all by default) on every position of up to
+    ``max_permanents`` permanents of the cards, then on ``random_count`` random positions of
+    ``max_permanents + 1`` to ``max_permanents + 3``; each failing position is shrunk and
+    kept as a finding.  ``deadline`` (a :func:`time.monotonic` value) stops the run
+    (``complete`` False); ``rules_text`` holds the rule numbers cited rules must be among
+    (empty: not checked)."""
+    pool = pool or CardPool.default()
+    chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
+    out = report if report is not None else Report()
+    out.checked = {p.name: 0 for p in chosen}
+    started = time.monotonic()
+    positions = itertools.chain(
+        exhaustive_positions(pool, cards, max_permanents),
+        random_positions(pool, cards, max_permanents + 1, max_permanents + 3, random_count, seed),
+    )
+    seen_findings: set[tuple[str, str]] = set()
+    try:
+        for position in positions:
+            if deadline is not None and time.monotonic() > deadline:
+                return out
+            _check_position(position, chosen, pool, seed, rules_text, out, seen_findings, deadline)
+            out.positions += 1
+            out.seconds = time.monotonic() - started
+            if on_progress is not None:
+                on_progress(out)
+        out.complete = True
+        return out
+    finally:
+        out.seconds = time.monotonic() - started
+
+
+def _check_position(
+    position: Position,
+    chosen: list[Property],
+    pool: CardPool,
+    seed: int,
+    rules_text: frozenset[str],
+    out: Report,
+    seen: set[tuple[str, str]],
+    deadline: float | None,
+) -> None:
+    states: dict[str, GameState | None] = {}
+
+    def at(step: str) -> GameState | None:
+        if step not in states:
+            if step == BLOCK:
+                attack = at(ATTACK)
+                ids, rng = None, None
+                if position.attackers is not None:
+                    ids = [position.ids()[i] for i in sorted(position.attackers)]
+                    rng = random.Random(f"{seed}:{position.pieces}")
+                states[step] = None if attack is None else blocking_state(Game(attack, pool), ids, rng)
+            else:
+                states[step] = position.state(step)
+        return states[step]
+
+    for prop in chosen:
+        for step in prop.steps:
+            try:
+                state = at(step)
+            except MtgaspError as exc:
+                if isinstance(exc, InputError):
+                    raise
+                states[step] = None
+                _keep(
+                    out,
+                    seen,
+                    Finding(
+                        prop.name, f"reaching {step}: the engine failed: {exc}", ("508.1",), position.state(ATTACK)
+                    ),
+                )
+                continue
+            if state is None:
+                continue
+            check = Check(state, pool, seed, rules_text)
+            problem = _fails(prop, check)
+            out.checked[prop.name] += 1
+            if problem is None:
+                continue
+            small, small_problem, _ = shrink(prop, check, problem, deadline)
+            _keep(
+                out,
+                seen,
+                Finding(prop.name, small_problem.message, small_problem.rules, small, small_problem.action, state),
+            )
+
+
+def _keep(out: Report, seen: set[tuple[str, str]], finding: Finding) -> None:
+    """Keep a finding unless the same property already failed in the same shrunk position (up
+    to the names of its objects and the values of its timestamps)."""
+    key = (finding.property, position_key(finding.state).hex())
+    if key not in seen:
+        seen.add(key)
+        out.findings.append(finding)
+
+
+# ---------------------------------------------------------------------- findings as files
+def finding_scenario(finding: Finding) -> str:
+    """A finding as a scenario file (YAML): the property in its title and a comment, the
+    rules involved in ``cite``, the shrunk position, and the action that shows it."""
+    state = finding.state.model_dump(mode="json", exclude_defaults=True)
+    scenario: dict[str, Any] = {
+        "title": one_line(f"verify {finding.property}: {finding.message}", 300),
+        "cite": list(finding.rules),
+        "state": state,
+    }
+    if finding.action is not None:
+        dumped = finding.action.model_dump(mode="json", exclude_defaults=True)
+        dumped.pop("kind", None)
+        key = finding.action.kind
+        scenario["do"] = [{key: dumped.get("attackers", dumped.get("blockers", dumped))}]
+    prop = PROPERTIES[finding.property]
+    header = (
+        f"# A finding of `mtgasp verify`, property {finding.property}: {prop.about}.\n"
+        f"# {one_line(finding.message, 1000)}\n"
+        "# The position is shrunk: with any one thing less the property holds.  Judge it, then\n"
+        "# add the expectation the rules give (or refine the property, with the reason).\n"
+    )
+    return header + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True)
