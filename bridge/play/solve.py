@@ -132,8 +132,9 @@ def action_json(action: Action) -> dict[str, Any]:
     return action.model_dump(mode="json", exclude_defaults=True) | {"kind": action.kind}
 
 
-def tree_lines(tree: list[Branch]) -> list[list[Action]]:
-    """Every line of a tree, from its root to a leaf."""
+def tree_lines(tree: list[Branch], complete: bool = False) -> list[list[Action]]:
+    """Every line of a tree, from its root to a leaf (``complete``: but those whose leaf is
+    where the tree was cut)."""
     lines: list[list[Action]] = []
 
     def walk(branches: list[Branch], prefix: list[Action]) -> None:
@@ -141,7 +142,7 @@ def tree_lines(tree: list[Branch]) -> list[list[Action]]:
             line = prefix + [b.action]
             if b.then:
                 walk(b.then, line)
-            else:
+            elif not complete or b.outcome != CUT_OUTCOME:
                 lines.append(line)
 
     walk(tree, [])
@@ -485,7 +486,7 @@ def emit_scenarios(puzzle: Puzzle, found: SolveResult, folder: Path, stem: str) 
     the battlefields for destroy and have, the targets' controller for control).
     ``mtgasp check`` on the folder replays them: the proof."""
     written: list[Path] = []
-    lines = _complete_lines(found.tree)
+    lines = tree_lines(found.tree, complete=True)
     for number, line in enumerate(lines, start=1):
         game = Game(puzzle.state)
         for action in line:
@@ -502,21 +503,6 @@ def emit_scenarios(puzzle: Puzzle, found: SolveResult, folder: Path, stem: str) 
         write_whole(path, yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=100))
         written.append(path)
     return written
-
-
-def _complete_lines(tree: list[Branch]) -> list[list[Action]]:
-    lines: list[list[Action]] = []
-
-    def walk(branches: list[Branch], prefix: list[Action]) -> None:
-        for b in branches:
-            line = prefix + [b.action]
-            if b.then:
-                walk(b.then, line)
-            elif b.outcome != CUT_OUTCOME:
-                lines.append(line)
-
-    walk(tree, [])
-    return lines
 
 
 def scenario_action(action: Action) -> Any:
