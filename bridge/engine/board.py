@@ -576,23 +576,19 @@ def check_fresh_model(game: Board, kind: str, facts: list[str], results: bool = 
     search for a better declaration grounded with it and solved."""
     modules = _modules(game, kind)[:-1] + ((f"combat/{kind}_results",) if results else ())
     position = game.position.facts + "\n" + "\n".join(facts)
-    model = Session(modules, position, [(kind, (DECLARED,))]).solve().model
+    model = answer(modules, position, [(kind, (DECLARED,))]).model
     needed = clingo.Function(f"{kind}_search_needed", [DECLARED])
     if needed in model:
-        model = (
-            Session(
-                (*modules, _modules(game, kind)[-1]),
-                position,
-                [
-                    (kind, (DECLARED,)),
-                    *_search_parts(kind, "always"),
-                    (f"{kind}_judgement", ()),
-                    (f"{kind}_judgement_by_search", ()),
-                ],
-            )
-            .solve()
-            .model
-        )
+        model = answer(
+            (*modules, _modules(game, kind)[-1]),
+            position,
+            [
+                (kind, (DECLARED,)),
+                *_search_parts(kind, "always"),
+                (f"{kind}_judgement", ()),
+                (f"{kind}_judgement_by_search", ()),
+            ],
+        ).model
     return model
 
 
