@@ -255,7 +255,11 @@ def lines_without(facts: str, predicates: Collection[str]) -> str:
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
     """The names in ``facts`` (every identifier, strings included: more names only keep more
     rules) that matter to pruning ``modules``."""
-    return _program(modules).vocabulary.intersection(set().union(*(info.tokens for info in _lines(facts))))
+    return _names_in(modules, _lines(facts))
+
+
+def _names_in(modules: tuple[str, ...], lines: list[_Line]) -> frozenset[str]:
+    return _program(modules).vocabulary.intersection(set().union(*(info.tokens for info in lines)))
 
 
 @functools.cache
@@ -274,8 +278,12 @@ def unread_inputs(modules: tuple[str, ...]) -> frozenset[str]:
 def _read_facts(facts: str, read: frozenset[str]) -> str:
     """The facts less the lines that are one plain fact of an input predicate no kept
     statement names (they can't change an answer); a line that may hold more is kept."""
+    return _lines_read(facts, _lines(facts), read)
+
+
+def _lines_read(facts: str, lines: list[_Line], read: frozenset[str]) -> str:
     unread = _input_predicates() - read
-    return lines_without(facts, unread) if unread else facts
+    return "\n".join(info.text for info in lines if info.predicate not in unread) if unread else facts
 
 
 @functools.lru_cache(maxsize=512)
@@ -418,11 +426,12 @@ def _prepare(
         return _Prepared(None, facts)
     _check_modules(modules, tuple((name, tuple(args)) for name, args in parts))
     # the arguments of the program parts are names in atoms too
-    words = fact_words(modules, facts).union(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
+    lines = _lines(facts)  # worked out once, for the names and for the facts read
+    words = _names_in(modules, lines).union(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
     statements, read = live_statements(modules, words)
     # without a #show statement every atom is shown, the facts too: then none is left out
     shows = _program(modules).shows
-    return _Prepared(statements, _read_facts(facts, read) if shows else facts, words)
+    return _Prepared(statements, _lines_read(facts, lines, read) if shows else facts, words)
 
 
 _SHARED: dict[tuple[object, ...], Session] = {}
