@@ -122,6 +122,8 @@ MESSAGES: dict[str, str] = {
     "life_cost": "{0} can't pay {1} life",
     "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",
     "once_each_turn": "{0}'s ability can be activated only once each turn",
+    "before_attackers_only": "{0}'s ability can be activated only during its controller's turn, before attackers "
+    "are declared",
     "cant_activate": "{0}'s activated abilities can't be activated",
     "loyalty_once_each_turn": "a loyalty ability of {0} was already activated this turn",
     "loyalty_cost": "{0} doesn't have enough loyalty counters to remove {1}",

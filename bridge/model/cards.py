@@ -1069,6 +1069,9 @@ class ActivatedAbility(_Strict):
     loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
     sorcery_speed: bool = Field(False, description="activate only as a sorcery (CR 602.5d)")
     once_each_turn: bool = Field(False, description="activate only once each turn (CR 602.5b)")
+    before_attackers: bool = Field(
+        False, description="activate only during your turn, before attackers are declared (CR 602.5b)"
+    )
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: EffectSpec | None = None
@@ -1359,7 +1362,7 @@ class Card(_Strict):
             key = f"ab({c}, {k})"
             out.append(f"card_value({c}, ability, activated({c}, {k})).")
             out += _spell_facts(key, activated.cost, activated.targets, activated.resolve, activated.effect, qualities)
-            for flag in ("tap", "sorcery_speed", "once_each_turn"):
+            for flag in ("tap", "sorcery_speed", "once_each_turn", "before_attackers"):
                 if getattr(activated, flag):
                     out.append(f"ability_{flag}({key}).")
             if activated.pay_life:
