@@ -653,6 +653,11 @@ class ResolveStep(_Strict):
     """One thing a resolving spell or ability does (CR 608.2c), by one verb."""
 
     deal_damage: int | Literal["x", "count"] | None = None
+    deals_its_power: str | None = Field(
+        None,
+        description="this creature (a reference) deals damage equal to its power to `to` "
+        "(it is the source of the damage, CR 118.2)",
+    )
     destroy: str | None = None
     exile: str | None = None
     return_to_hand: str | None = None
@@ -758,7 +763,9 @@ class ResolveStep(_Strict):
         None, description="prevent all combat damage that would be dealt this turn (CR 615)"
     )
     delayed: DelayedTrigger | None = Field(None, description="create a delayed triggered ability (CR 603.7)")
-    to: str | None = Field(None, description="deal_damage, prevent_next: to whom; put_counters: on what (a reference)")
+    to: str | None = Field(
+        None, description="deal_damage, deals_its_power, prevent_next: to whom; put_counters: on what (a reference)"
+    )
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
@@ -785,6 +792,7 @@ class ResolveStep(_Strict):
 
     _VERBS = (
         "deal_damage",
+        "deals_its_power",
         "destroy",
         "exile",
         "return_to_hand",
@@ -908,6 +916,8 @@ class ResolveStep(_Strict):
 
         if verb in ("deal_damage", "prevent_next"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
+        if verb == "deals_its_power":
+            return [f"step_does({key}, {index}, deals_its_power({value}, {self.to or 'target'}))."]
         if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
