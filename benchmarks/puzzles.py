@@ -33,11 +33,12 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.common import PEER_PYTHON, add_json_option, header, row, run_peer, write_json
 from bridge.engine.game import Game
 from bridge.io.pzl import PzlError, load_pzl
+from bridge.model.paths import shared_folder
 from bridge.model.puzzle import Puzzle, load_puzzle
 from bridge.play.solve import SolveResult, differs_from_solution, solve
 
 WAYS = {"deepening": {"first_depth": 8}, "one pass": {}}
-FORGE = ROOT.parent / "shared" / "puzzles" / "forge"
+FORGE = shared_folder("puzzles", "forge")
 
 
 def peer_puzzle(name: str, puzzle: Puzzle) -> dict[str, Any] | str:
@@ -136,7 +137,7 @@ def main() -> None:
     for way, (seconds, nodes) in totals.items():
         print(f"all, {way}: {seconds:.1f} s, {nodes} actions, {nodes / max(seconds, 1e-9):.0f} actions/s")
 
-    pzls = sorted(args.forge.glob("*.pzl")) if args.forge.is_dir() else []
+    pzls = sorted(args.forge.glob("*.pzl")) if args.forge is not None and args.forge.is_dir() else []
     if pzls:
         print(f"\nForge's puzzles ({args.forge}), one pass, {args.time_limit:.0f} s each:")
         print(f"{'puzzle':20} {'imports':8} {'result':8} {'s':>7} {'positions':>9}  why not")

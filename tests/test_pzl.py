@@ -10,8 +10,10 @@ from click.testing import CliRunner
 
 from bridge.cli import main
 from bridge.io.pzl import PzlError, load_pzl, parse_pzl
+from bridge.io.scenarios import run_scenario
 from bridge.model.paths import shared_folder
 from bridge.model.puzzle import load_puzzle
+from bridge.model.scenario import Scenario
 
 HERE = Path(__file__).parent / "pzl"
 # Forge's own files are read where they are kept (shared/puzzles/forge beside the checkout):
@@ -176,3 +178,54 @@ def test_numbers_past_the_limit_or_not_in_ascii_digits_are_problems_of_their_lin
     )
     assert {p.split(":")[0] for p in problems} == {"line 4", "line 8", "line 9", "line 10"}, problems
     assert all(len(p) < 400 for p in problems), problems
+
+
+@needs_forge
+@pytest.mark.parametrize("name", ["PC_18.pzl", "PC_07.pzl", "PC_051215.pzl"])
+def test_forge_puzzles_whose_cards_are_all_in_the_pool_import(name: str) -> None:
+    puzzle = load_pzl(_forge(name))
+    assert puzzle.goal.player == "human"
+    assert puzzle.goal.kind == "win"
+
+
+@needs_forge
+def test_pc_18_is_won_by_dong_zhou_and_fire_bowman() -> None:
+    """Perplexing Chimera #18: Loyal Retainers brings back Dong Zhou, the Tyrant, whose trigger
+    makes Wu Warship deal 3 to the AI (4 -> 1); Xiahou Dun, the One-Eyed returns Return to Battle to
+    the hand, which brings back Fire Bowman, cast and sacrificed before attackers for the last
+    point. The line is legal and ends the game."""
+    puzzle = load_pzl(_forge("PC_18.pzl"))
+    line: list[dict[str, object]] = [
+        {"cast": {"card": "loyal_retainers", "pay": ["plains", "plains_2", "mountain"]}},
+        "pass",
+        "pass",
+        {"activate": {"source": "loyal_retainers", "ability": 1, "targets": ["dong_zhou_the_tyrant"]}},
+        "pass",
+        "pass",
+        {"choose_targets": {"ability": "dong_zhou_the_tyrant_trigger", "targets": ["wu_warship"]}},
+        "pass",
+        "pass",
+        {"activate": {"source": "xiahou_dun_the_one_eyed", "ability": 1, "targets": ["return_to_battle"]}},
+        "pass",
+        "pass",
+        {"cast": {"card": "return_to_battle", "targets": ["fire_bowman"], "pay": ["swamp"]}},
+        "pass",
+        "pass",
+        {"cast": {"card": "fire_bowman", "pay": ["mountain_2"]}},
+        "pass",
+        "pass",
+        {"activate": {"source": "fire_bowman", "ability": 1, "targets": ["ai"]}},
+        "pass",
+        "pass",
+    ]
+    scenario = Scenario.model_validate(
+        {
+            "title": "PC_18",
+            "cite": ["602.5b", "118.2b"],
+            "state": puzzle.state.model_dump(exclude_defaults=True),
+            "do": line,
+            "expect": {"life": {"ai": 0}, "winner": "human"},
+        }
+    )
+    result = run_scenario(scenario, "PC_18")
+    assert result.passed, result.differences
