@@ -181,7 +181,7 @@ def test_numbers_past_the_limit_or_not_in_ascii_digits_are_problems_of_their_lin
 
 
 @needs_forge
-@pytest.mark.parametrize("name", ["PC_18.pzl", "PC_07.pzl", "PC_051215.pzl"])
+@pytest.mark.parametrize("name", ["PC_18.pzl", "PC_07.pzl", "PC_051215.pzl", "Duelist_Number_5.pzl"])
 def test_forge_puzzles_whose_cards_are_all_in_the_pool_import(name: str) -> None:
     puzzle = load_pzl(_forge(name))
     assert puzzle.goal.player == "human"
