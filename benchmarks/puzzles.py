@@ -49,14 +49,16 @@ def peer_puzzle(name: str, puzzle: Puzzle) -> dict[str, Any] | str:
     state = puzzle.state
     if state.stack:
         return "a spell or ability on the stack"
-    if any(p.attacking or p.blocking or p.attached_to for pl in state.players for p in pl.battlefield):
-        return "creatures in combat or Auras attached (its positions come from decklists)"
+    if any(p.attacking or p.blocking for pl in state.players for p in pl.battlefield):
+        return "creatures in combat (its positions come from decklists)"
     players = [
         {
             "name": p.name,
             "life": p.life,
             "hand": [c.card for c in p.hand],
-            "battlefield": [{"card": c.card, "tapped": c.tapped} for c in p.battlefield],
+            "battlefield": [
+                {"id": c.id, "card": c.card, "tapped": c.tapped, "attached_to": c.attached_to} for c in p.battlefield
+            ],
             "graveyard": [c.card for c in p.graveyard],
             "library": [c.card for c in p.library],
         }

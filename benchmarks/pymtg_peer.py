@@ -9,7 +9,7 @@ which prints a JSON list, one object per puzzle. The puzzles file (``puzzles.py`
 
     [{"name": "bolt_for_lethal", "me": "alice", "active": "alice", "step": "main1", "turns": 0,
       "players": [{"name": "alice", "life": 20, "hand": ["Lightning Bolt"],
-                   "battlefield": [{"card": "Mountain", "tapped": false}],
+                   "battlefield": [{"id": "m1", "card": "Mountain", "tapped": false, "attached_to": null}],
                    "graveyard": [], "library": ["Mountain"]}, ...]}, ...]
 
 ``turns`` is how many turns after the puzzle's own one the goal allows (0: this turn).
@@ -19,7 +19,7 @@ The position (outside the timed region)
 python-mtg builds a game only from decklists (``bridge_to_engine.make_deck_state``, whose
 card facts come from its own reading of each card's Oracle text). Each player's deck is
 every card of the puzzle that player owns, loaded with no opening hand; then its objects are
-moved where the puzzle puts them: ``in_hand``, ``on_battlefield`` (``tapped``),
+moved where the puzzle puts them: ``in_hand``, ``on_battlefield`` (``tapped``, ``attached_to``),
 ``graveyard``, ``in_library`` with the library's order (``_lib_order``), life totals, the
 active player and the step (``main1`` is its ``precombat_main``, ``main2`` its
 ``postcombat_main``, ``beginning_of_combat``/``declare_attackers`` its
@@ -119,6 +119,8 @@ def build(puzzle: dict[str, Any]) -> dict[str, Any]:
     state["_lib_order"] = {p["name"]: [] for p in puzzle["players"]}
     state.setdefault("graveyard", set())
     lives = set()
+    ids: dict[str, str] = {}
+    attached: list[tuple[str, str]] = []
     for player in puzzle["players"]:
         name = player["name"]
         mine = sorted(free.get(name, []), key=lambda t: int(t.rsplit("_", 1)[1]))
@@ -133,6 +135,10 @@ def build(puzzle: dict[str, Any]) -> dict[str, Any]:
         for permanent in player.get("battlefield", []):
             tid = take(permanent["card"])
             state["on_battlefield"].add((tid,))
+            if permanent.get("id"):
+                ids[permanent["id"]] = tid
+            if permanent.get("attached_to"):
+                attached.append((tid, permanent["attached_to"]))
             if permanent.get("tapped"):
                 state["tapped"].add((tid,))
         for card in player.get("graveyard", []):
@@ -143,6 +149,7 @@ def build(puzzle: dict[str, Any]) -> dict[str, Any]:
             state["_lib_order"][name].append(tid)
         lives.add((name, player.get("life", 20)))
     state["life"] = lives
+    state["attached_to"] = {(aura, ids[host]) for aura, host in attached}
     state["active_player"] = {(puzzle["active"],)}
     state["current_step"] = {(STEPS[puzzle["step"]],)}
     state["_explicit_lands"] = True
