@@ -10,12 +10,13 @@ names a number the rules text doesn't have (``coverage``),
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -31,7 +32,7 @@ from bridge.model.cards import CardPool
 from bridge.model.errors import InputError, MtgaspError, one_line, quote
 from bridge.model.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
 from bridge.model.scenario import Scenario, load_scenario
-from bridge.play.sweep import BACKENDS, Backend, sweep
+from bridge.play.sweep import BACKENDS, Backend, cluster, sweep
 
 if TYPE_CHECKING:
     from bridge.model.puzzle import Puzzle
@@ -139,6 +140,19 @@ def _backend(kind: str, jobs: int | None, address: str | None) -> Backend:
         _fail(str(exc), exc)
 
 
+@contextlib.contextmanager
+def _on(where: Backend) -> Iterator[None]:
+    """Connected to the backend's Ray cluster (started, when local) for the command's sweeps,
+    and shut down after them; exit 2 when the cluster can't be reached."""
+    stack = contextlib.ExitStack()
+    try:
+        stack.enter_context(cluster(where))
+    except InputError as exc:
+        _fail(str(exc), exc)
+    with stack:
+        yield
+
+
 class _Commands(click.Group):
     """The commands, each of which ends on an interrupt with status 130 (said on one line),
     never a traceback, and on a time limit that escaped it with status 3."""
@@ -184,12 +198,13 @@ def check(
     where = _backend(backend, jobs, address)
     counts = dict.fromkeys(("pass", "FAIL", "ERROR", "CRASH", "TIME"), 0)
     files = _files(paths)
-    for kind, line, notes in sweep(functools.partial(_check_one, time_limit), files, where, died=_check_died):
-        counts[kind] += 1
-        if not quiet or kind != "pass":
-            click.echo(line)
-        if not quiet:
-            _say_partial(notes, indent="      ")
+    with _on(where):
+        for kind, line, notes in sweep(functools.partial(_check_one, time_limit), files, where, died=_check_died):
+            counts[kind] += 1
+            if not quiet or kind != "pass":
+                click.echo(line)
+            if not quiet:
+                _say_partial(notes, indent="      ")
     click.echo(
         f"{counts['pass']} passed, {counts['FAIL']} failed"
         + (f", {counts['ERROR']} could not be read" if counts["ERROR"] else "")
@@ -789,45 +804,47 @@ def selfplay(
     tasks = [Task((a, b), seed + g, max_actions, log_dir, time_limit) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]
     if recheck is not None:
-        _recheck(known, recheck, runner)
+        with _on(runner):
+            _recheck(known, recheck, runner)
         return
     if known:
         click.echo(f"{len(known)} of {len(tasks)} games already played ({results_path}); playing the others")
     to_play = [t for t in tasks if recorded is None or recorded.get(t) is None]
-    started = time.perf_counter()
-    results, failures, out_of_time = [], [], []
-    by_pair: dict[tuple[str, str], list[GameResult]] = {}
-    outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, backend=runner)))
-    for n, (outcome, old) in enumerate(outcomes, start=1):
-        a, b = outcome.task.decks
-        where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
-        if outcome.timed_out:
-            out_of_time.append(where)
-            click.echo(f"TIME  {where}: {outcome.failure}", err=True)
-            continue
-        if outcome.result is None:
-            failures.append(f"{where}: {outcome.failure}")
-            click.echo(f"FAILED {where}: {outcome.failure}", err=True)
-            continue
-        r = outcome.result
-        results.append(r)
-        if recorded is not None and not old:
-            recorded.record(outcome.task, r)
-        mine = by_pair.setdefault((a.name, b.name), [])
-        mine.append(r)
-        if progress and not old:
-            click.echo(
-                f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
-                f"{r.turns} turns, {r.seconds:.1f} s"
-            )
-        if len(mine) == games:
-            click.echo(
-                f"{a.name} vs {b.name}: "
-                + summary(mine)
-                + "; winners: "
-                + ", ".join(f"{x.winner or '-'}" for x in mine)
-            )
-    wall = time.perf_counter() - started
+    with _on(runner):
+        started = time.perf_counter()
+        results, failures, out_of_time = [], [], []
+        by_pair: dict[tuple[str, str], list[GameResult]] = {}
+        outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, backend=runner)))
+        for n, (outcome, old) in enumerate(outcomes, start=1):
+            a, b = outcome.task.decks
+            where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
+            if outcome.timed_out:
+                out_of_time.append(where)
+                click.echo(f"TIME  {where}: {outcome.failure}", err=True)
+                continue
+            if outcome.result is None:
+                failures.append(f"{where}: {outcome.failure}")
+                click.echo(f"FAILED {where}: {outcome.failure}", err=True)
+                continue
+            r = outcome.result
+            results.append(r)
+            if recorded is not None and not old:
+                recorded.record(outcome.task, r)
+            mine = by_pair.setdefault((a.name, b.name), [])
+            mine.append(r)
+            if progress and not old:
+                click.echo(
+                    f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
+                    f"{r.turns} turns, {r.seconds:.1f} s"
+                )
+            if len(mine) == games:
+                click.echo(
+                    f"{a.name} vs {b.name}: "
+                    + summary(mine)
+                    + "; winners: "
+                    + ", ".join(f"{x.winner or '-'}" for x in mine)
+                )
+        wall = time.perf_counter() - started
     click.echo("all: " + summary(results))
     if runner.describe() != "this process" and len(results) > len(known):
         actions = sum(r.actions for r in results[len(known) :])
@@ -958,12 +975,13 @@ def solve(
         _writable_folder(Path(emit), "the scenarios")
     statuses: list[int] = []
     work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json)
-    for status, line in sweep(work, files, where, died=functools.partial(_solve_died, as_json)):
-        statuses.append(status)
-        click.echo(line)
-        if status == INTERRUPT_STATUS:
-            click.echo("interrupted", err=True)
-            sys.exit(INTERRUPT_STATUS)
+    with _on(where):
+        for status, line in sweep(work, files, where, died=functools.partial(_solve_died, as_json)):
+            statuses.append(status)
+            click.echo(line)
+            if status == INTERRUPT_STATUS:
+                click.echo("interrupted", err=True)
+                sys.exit(INTERRUPT_STATUS)
     if not as_json:
         counts = {word: sum(s == status for s in statuses) for word, status in _SOLVE_STATUSES.items()}
         click.echo(f"{len(files)} puzzles: " + ", ".join(f"{n} {word}" for word, n in counts.items() if n))
@@ -1233,8 +1251,9 @@ def verify(
 
     deadline = time.monotonic() + time_limit if time_limit > 0 else None
     try:
-        with Deadline(
-            time_limit + 120 if time_limit > 0 else 0, message="the verifier was stopped past its time limit"
+        with (
+            _on(where),
+            Deadline(time_limit + 120 if time_limit > 0 else 0, message="the verifier was stopped past its time limit"),
         ):
             run_verify(
                 cards,

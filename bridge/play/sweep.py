@@ -31,12 +31,13 @@ import shutil
 import tempfile
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sized
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from bridge.model.errors import InputError
+from bridge.model.errors import InputError, one_line
 
-__all__ = ["BACKENDS", "RAY_MISSING", "Backend", "sweep"]
+__all__ = ["BACKENDS", "RAY_MISSING", "Backend", "cluster", "sweep"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -70,7 +71,7 @@ class Backend:
             raise InputError(f"--backend: {kind!r} is not one of {', '.join(BACKENDS)}")
         if address is not None and kind != "ray":
             raise InputError("--address: a Ray cluster's address goes with --backend ray")
-        if kind == "ray" and importlib.util.find_spec("ray") is None:
+        if kind == "ray" and not _ray_installed():
             raise InputError(RAY_MISSING)
         return cls("ray" if kind == "ray" else "local", jobs, address)
 
@@ -193,13 +194,8 @@ _END: Any = object()
 
 # ---------------------------------------------------------------------- Ray
 def _ray(fn: Callable[[T], R], items: Iterable[T], backend: Backend, died: Callable[[T], R] | None) -> Iterator[R]:
-    try:  # Any: the optional extra is typed as what it is only where it is installed
-        ray: Any = importlib.import_module("ray")
-        importlib.import_module("ray.exceptions")
-    except ImportError:
-        raise InputError(RAY_MISSING) from None
-    started, temp = _ray_start(ray, backend)
-    try:
+    with cluster(backend):
+        ray = _import_ray()
         remote = ray.remote(max_retries=0)(_call)
         shared = ray.put(fn)  # sent once, not with every item
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -216,7 +212,7 @@ def _ray(fn: Callable[[T], R], items: Iterable[T], backend: Backend, died: Calla
             item, ref = window.popleft()
             try:
                 result: R = ray.get(ref)
-            except ray.exceptions.RayTaskError as exc:
+            except ray.exceptions.RayTaskError as exc:  # raised here as it was raised there
                 cause = exc.cause if isinstance(exc.cause, BaseException) else exc
                 raise cause from None
             except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError):
@@ -224,11 +220,6 @@ def _ray(fn: Callable[[T], R], items: Iterable[T], backend: Backend, died: Calla
                     raise RuntimeError("a Ray worker of the sweep died (out of memory, or killed)") from None
                 result = died(item)
             yield result
-    finally:
-        if started:
-            ray.shutdown()
-        if temp is not None:
-            shutil.rmtree(temp, ignore_errors=True)
 
 
 def _call(fn: Callable[[T], R], item: T) -> R:
@@ -236,22 +227,64 @@ def _call(fn: Callable[[T], R], item: T) -> R:
     return fn(item)
 
 
-def _ray_start(ray: Any, backend: Backend) -> tuple[bool, str | None]:
-    """Connect to the backend's cluster, or start a local one, quietly; whether this sweep
-    started the connection (and so shuts it down) and the temporary folder of its logs."""
+def _ray_installed() -> bool:
+    return importlib.util.find_spec("ray") is not None
+
+
+def _import_ray() -> Any:
+    """The ``ray`` module (Any: the optional extra is typed only where it is installed)."""
+    try:
+        ray = importlib.import_module("ray")
+        importlib.import_module("ray.exceptions")
+    except ImportError:
+        raise InputError(RAY_MISSING) from None
+    return ray
+
+
+@contextmanager
+def cluster(backend: Backend) -> Iterator[None]:
+    """Connected to the backend's Ray cluster, a local one started (quietly: no dashboard, its
+    logs in a temporary folder) when it has no address, for the sweeps inside, which then
+    share it; at the end the connection is closed, the local cluster shut down and its folder
+    removed.  Nothing for the local backend, or when Ray is already connected.
+    :class:`InputError` when Ray is missing or the address reaches no cluster."""
+    if backend.kind != "ray":
+        yield
+        return
+    ray = _import_ray()
+    if ray.is_initialized():
+        yield
+        return
+    temp = _ray_start(ray, backend)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+
+
+def _ray_start(ray: Any, backend: Backend) -> str | None:
+    """Connect to the backend's cluster, or start a local one, quietly; the temporary folder
+    of a local cluster's files."""
     import logging
 
-    if ray.is_initialized():
-        return False, None
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False, "include_dashboard": False}
     if backend.address is not None:
-        ray.init(address=backend.address, **quiet)
-        return True, None
+        try:
+            ray.init(address=backend.address, **quiet)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise InputError(
+                f"--address {backend.address}: no Ray cluster could be reached there ({one_line(str(exc), 300)})"
+            ) from None
+        return None
     # a local cluster of this machine's own, with Ray's default token authentication, and
     # without Ray's warning that it chose it
     logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
-    temp = tempfile.mkdtemp(prefix="mtgasp-ray-")
+    # the cluster's sockets are in this folder: their paths must stay short
+    parent = tempfile.gettempdir()
+    temp = tempfile.mkdtemp(prefix="mtgasp-ray-", dir=parent if len(parent) <= 40 else "/tmp")
     try:
         ray.init(
             address="local",
@@ -263,4 +296,4 @@ def _ray_start(ray: Any, backend: Backend) -> tuple[bool, str | None]:
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
-    return True, temp
+    return temp
