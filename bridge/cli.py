@@ -961,7 +961,8 @@ def solve(
     legal answer of the opponent (win), a refutation that answers each try of the puzzle
     player (no_win), or unknown with the bound that stopped the search.  Given several files
     or a folder (its .yaml and .pzl files), one line for each puzzle (with --json, one object
-    a line), in the order of the files, whatever --jobs and --backend.  Exit status: 0
+    a line), in the order of the files, whatever --jobs and --backend (the progress: the
+    puzzles done).  Exit status: 0
     solved (win or no_win) and, when the puzzle gives its solution, as it says; 1 the answer
     differs from the puzzle's solution (or the engine failed); 2 the puzzle can't be read;
     3 a limit stopped the search (unknown); 130 an interrupt stopped it (what was known is
@@ -975,8 +976,14 @@ def solve(
         _writable_folder(Path(emit), "the scenarios")
     statuses: list[int] = []
     work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json)
+    show = sys.stderr.isatty() if progress is None else progress
+
+    def report(done: int, total: int | None) -> None:
+        click.echo(f"{done} of {total} puzzles", err=True)
+
+    died = functools.partial(_solve_died, as_json)
     with _on(where):
-        for status, line in sweep(work, files, where, died=functools.partial(_solve_died, as_json)):
+        for status, line in sweep(work, files, where, died=died, on_progress=report if show else None):
             statuses.append(status)
             click.echo(line)
             if status == INTERRUPT_STATUS:
@@ -1035,10 +1042,10 @@ def _solve_answer(
             return 2, f"ERROR {error}", {"error": error}
         error = one_line(f"{name}: the engine failed: {exc}", 1000)
         return 1, f"ERROR {error}", {"error": error}
+    differs = differs_from_solution(puzzle, found)
     out = found.to_json()
     if puzzle.solution is not None and found.result != "unknown":
-        out["solution_differs"] = differs_from_solution(puzzle, found)
-    differs = differs_from_solution(puzzle, found)
+        out["solution_differs"] = differs
     summary = (
         f"{found.nodes} actions in {found.seconds:.2f} s ({found.nodes_per_second:.0f}/s), "
         f"{found.positions} positions, depth {found.depth}"
