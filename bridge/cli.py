@@ -10,11 +10,13 @@ names a number the rules text doesn't have (``coverage``),
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -30,6 +32,7 @@ from bridge.model.cards import CardPool
 from bridge.model.errors import InputError, MtgaspError, one_line, quote
 from bridge.model.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
 from bridge.model.scenario import Scenario, load_scenario
+from bridge.play.sweep import BACKENDS, Backend, cluster, sweep
 
 if TYPE_CHECKING:
     from bridge.model.puzzle import Puzzle
@@ -100,6 +103,56 @@ def _writable_folder(folder: Path, what: str) -> None:
         _fail(f"{folder}: can't write {what} there: permission denied")
 
 
+def _sweep_options(jobs: bool = True) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The options that say where a command's many pieces of work run (bridge/play/sweep.py)."""
+
+    def add(command: Callable[..., None]) -> Callable[..., None]:
+        command = click.option(
+            "--address",
+            help="with --backend ray: the address of the Ray cluster to use (auto: the one this machine "
+            "belongs to); without it a local cluster is started for the run and shut down after it",
+        )(command)
+        command = click.option(
+            "--backend",
+            type=click.Choice(BACKENDS),
+            default="local",
+            show_default=True,
+            help="where the work runs: local processes (--jobs), or the tasks of a Ray cluster (the "
+            "optional extra mtgasp[ray]); the results, and their order, are the same",
+        )(command)
+        if jobs:
+            command = click.option(
+                "--jobs",
+                type=click.IntRange(min=1, max=256),
+                help="pieces of work at once, in separate processes (default: 1, in this process; with "
+                "--backend ray, the CPUs of the local cluster: all of this machine's)",
+            )(command)
+        return command
+
+    return add
+
+
+def _backend(kind: str, jobs: int | None, address: str | None) -> Backend:
+    """The backend of the options, or exit 2 with what is wrong with them."""
+    try:
+        return Backend.of(kind, jobs, address)
+    except InputError as exc:
+        _fail(str(exc), exc)
+
+
+@contextlib.contextmanager
+def _on(where: Backend) -> Iterator[None]:
+    """Connected to the backend's Ray cluster (started, when local) for the command's sweeps,
+    and shut down after them; exit 2 when the cluster can't be reached."""
+    stack = contextlib.ExitStack()
+    try:
+        stack.enter_context(cluster(where))
+    except InputError as exc:
+        _fail(str(exc), exc)
+    with stack:
+        yield
+
+
 class _Commands(click.Group):
     """The commands, each of which ends on an interrupt with status 130 (said on one line),
     never a traceback, and on a time limit that escaped it with status 3."""
@@ -135,44 +188,55 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--quiet", "-q", is_flag=True, help="print only scenarios that do not pass")
 @_time_limit(60, "each scenario")
-def check(paths: tuple[str, ...], quiet: bool, time_limit: float) -> None:
+@_sweep_options()
+def check(
+    paths: tuple[str, ...], quiet: bool, time_limit: float, jobs: int | None, backend: str, address: str | None
+) -> None:
     """Run scenario files (or folders of them) and report pass or the first difference.
     Exit status 0 all pass, 1 one differs, 2 a file can't be read, 3 a scenario ran out of
     time (reported as TIME, and the run goes on)."""
-    failed = errors = crashed = passed = timed_out = 0
-    for path in _files(paths):
-        try:
-            with Deadline(time_limit, message=f"{_show(path)}: the time limit of {time_limit:g} s was reached"):
-                scenario = load_scenario(path)
-                result = run_scenario(scenario, str(path))
-        except TimeLimitReached:
-            timed_out += 1
-            click.echo(f"TIME  {_show(path)}: stopped by the time limit of {time_limit:g} s")
-            continue
-        except InputError as exc:
-            errors += 1
-            click.echo(f"ERROR {one_line(str(exc), 1000)}")
-            continue
-        except Exception as exc:  # a fault of the engine, not of the file: named, and the run goes on
-            crashed += 1
-            click.echo(f"CRASH {_show(path)}: the engine failed ({type(exc).__name__}: {one_line(str(exc), 500)})")
-            continue
-        if result.passed:
-            passed += 1
+    where = _backend(backend, jobs, address)
+    counts = dict.fromkeys(("pass", "FAIL", "ERROR", "CRASH", "TIME"), 0)
+    files = _files(paths)
+    with _on(where):
+        for kind, line, notes in sweep(functools.partial(_check_one, time_limit), files, where, died=_check_died):
+            counts[kind] += 1
+            if not quiet or kind != "pass":
+                click.echo(line)
             if not quiet:
-                click.echo(f"pass  {_show(path)}")
-        else:
-            failed += 1
-            click.echo(f"FAIL  {_show(path)}: {one_line(result.difference or '', 1000)}")
-        if not quiet:
-            _say_partial(partial_cards(scenario.state, CardPool.default()), indent="      ")
+                _say_partial(notes, indent="      ")
     click.echo(
-        f"{passed} passed, {failed} failed"
-        + (f", {errors} could not be read" if errors else "")
-        + (f", {crashed} crashed the engine" if crashed else "")
-        + (f", {timed_out} stopped by the time limit" if timed_out else "")
+        f"{counts['pass']} passed, {counts['FAIL']} failed"
+        + (f", {counts['ERROR']} could not be read" if counts["ERROR"] else "")
+        + (f", {counts['CRASH']} crashed the engine" if counts["CRASH"] else "")
+        + (f", {counts['TIME']} stopped by the time limit" if counts["TIME"] else "")
     )
-    sys.exit(2 if errors else TIME_LIMIT_STATUS if timed_out else 1 if failed or crashed else 0)
+    failed = counts["FAIL"] or counts["CRASH"]
+    sys.exit(2 if counts["ERROR"] else TIME_LIMIT_STATUS if counts["TIME"] else 1 if failed else 0)
+
+
+def _check_one(time_limit: float, path: Path) -> tuple[str, str, dict[str, str]]:
+    """One scenario file run: how it went (pass, FAIL, ERROR, CRASH, TIME), the line that
+    says so, and the parts of its cards' text the engine leaves out (:func:`_say_partial`)."""
+    try:
+        with Deadline(time_limit, message=f"{_show(path)}: the time limit of {time_limit:g} s was reached"):
+            scenario = load_scenario(path)
+            result = run_scenario(scenario, str(path))
+    except TimeLimitReached:
+        return "TIME", f"TIME  {_show(path)}: stopped by the time limit of {time_limit:g} s", {}
+    except InputError as exc:
+        return "ERROR", f"ERROR {one_line(str(exc), 1000)}", {}
+    except Exception as exc:  # a fault of the engine, not of the file: named, and the run goes on
+        return "CRASH", f"CRASH {_show(path)}: the engine failed ({type(exc).__name__}: {one_line(str(exc), 500)})", {}
+    notes = partial_cards(scenario.state, CardPool.default())
+    if result.passed:
+        return "pass", f"pass  {_show(path)}", notes
+    return "FAIL", f"FAIL  {_show(path)}: {one_line(result.difference or '', 1000)}", notes
+
+
+def _check_died(path: Path) -> tuple[str, str, dict[str, str]]:
+    why = "out of memory, killed, or past its time limit"
+    return "CRASH", f"CRASH {_show(path)}: the process running it died ({why})", {}
 
 
 def _say_partial(parts: dict[str, str], indent: str = "") -> None:
@@ -625,7 +689,7 @@ def _deck(name: str, shipped: dict[str, Path]) -> Deck:
     return load_deck(shipped.get(name) or Path(name))
 
 
-def _recheck(known: list[Outcome], count: int, jobs: int) -> None:
+def _recheck(known: list[Outcome], count: int, runner: Backend) -> None:
     """Play ``count`` recorded games again (spread evenly over them) and compare their logs."""
     from bridge.play.selfplay import run_tasks
 
@@ -635,7 +699,7 @@ def _recheck(known: list[Outcome], count: int, jobs: int) -> None:
     step = max(1, len(known) // count)
     chosen = known[::step][:count]
     differ = []
-    for old, new in zip(chosen, run_tasks([o.task for o in chosen], jobs)):
+    for old, new in zip(chosen, run_tasks([o.task for o in chosen], backend=runner)):
         a, b = old.task.decks
         where = f"{a.name} vs {b.name}, seed {old.task.seed}"
         assert old.result is not None  # a recorded game's
@@ -669,13 +733,6 @@ def _recheck(known: list[Outcome], count: int, jobs: int) -> None:
     help="a game stops unfinished after this many",
 )
 @click.option("--log-dir", type=click.Path(file_okay=False), help="write each game's log here")
-@click.option(
-    "--jobs",
-    default=1,
-    show_default=True,
-    type=click.IntRange(min=1, max=256),
-    help="games played at once, in separate processes (the results don't depend on it)",
-)
 @click.option("--progress", is_flag=True, help="print a line for each game as it ends")
 @click.option(
     "--results",
@@ -691,17 +748,20 @@ def _recheck(known: list[Outcome], count: int, jobs: int) -> None:
     "that they are the same games (the hash of their logs); play nothing else",
 )
 @_time_limit(300, "each game")
+@_sweep_options()
 def selfplay(
     games: int,
     seed: int,
     deck_names: tuple[str, str] | None,
     max_actions: int,
     log_dir: str | None,
-    jobs: int,
     progress: bool,
     results_path: str | None,
     recheck: int | None,
     time_limit: float,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Random legal games between decks, checking the state after every action; prints
     games per second, actions per second and how the games ended.  The decks and their
@@ -713,6 +773,7 @@ def selfplay(
 
     from bridge.play.selfplay import Outcome, ResultsFile, Task, load_deck, run_tasks, shipped_decks, summary
 
+    runner = _backend(backend, jobs, address)
     shipped = shipped_decks()
     try:
         if deck_names:
@@ -743,51 +804,53 @@ def selfplay(
     tasks = [Task((a, b), seed + g, max_actions, log_dir, time_limit) for g in range(games) for a, b in pairs]
     known = [Outcome(t, recorded.get(t)) for t in tasks if recorded is not None and recorded.get(t) is not None]
     if recheck is not None:
-        _recheck(known, recheck, jobs)
+        with _on(runner):
+            _recheck(known, recheck, runner)
         return
     if known:
         click.echo(f"{len(known)} of {len(tasks)} games already played ({results_path}); playing the others")
     to_play = [t for t in tasks if recorded is None or recorded.get(t) is None]
-    started = time.perf_counter()
-    results, failures, out_of_time = [], [], []
-    by_pair: dict[tuple[str, str], list[GameResult]] = {}
-    outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, jobs)))
-    for n, (outcome, old) in enumerate(outcomes, start=1):
-        a, b = outcome.task.decks
-        where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
-        if outcome.timed_out:
-            out_of_time.append(where)
-            click.echo(f"TIME  {where}: {outcome.failure}", err=True)
-            continue
-        if outcome.result is None:
-            failures.append(f"{where}: {outcome.failure}")
-            click.echo(f"FAILED {where}: {outcome.failure}", err=True)
-            continue
-        r = outcome.result
-        results.append(r)
-        if recorded is not None and not old:
-            recorded.record(outcome.task, r)
-        mine = by_pair.setdefault((a.name, b.name), [])
-        mine.append(r)
-        if progress and not old:
-            click.echo(
-                f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
-                f"{r.turns} turns, {r.seconds:.1f} s"
-            )
-        if len(mine) == games:
-            click.echo(
-                f"{a.name} vs {b.name}: "
-                + summary(mine)
-                + "; winners: "
-                + ", ".join(f"{x.winner or '-'}" for x in mine)
-            )
-    wall = time.perf_counter() - started
+    with _on(runner):
+        started = time.perf_counter()
+        results, failures, out_of_time = [], [], []
+        by_pair: dict[tuple[str, str], list[GameResult]] = {}
+        outcomes = itertools.chain(((o, True) for o in known), ((o, False) for o in run_tasks(to_play, backend=runner)))
+        for n, (outcome, old) in enumerate(outcomes, start=1):
+            a, b = outcome.task.decks
+            where = f"{a.name} vs {b.name}, seed {outcome.task.seed}"
+            if outcome.timed_out:
+                out_of_time.append(where)
+                click.echo(f"TIME  {where}: {outcome.failure}", err=True)
+                continue
+            if outcome.result is None:
+                failures.append(f"{where}: {outcome.failure}")
+                click.echo(f"FAILED {where}: {outcome.failure}", err=True)
+                continue
+            r = outcome.result
+            results.append(r)
+            if recorded is not None and not old:
+                recorded.record(outcome.task, r)
+            mine = by_pair.setdefault((a.name, b.name), [])
+            mine.append(r)
+            if progress and not old:
+                click.echo(
+                    f"[{n}/{len(tasks)}] {where}: {r.winner or '-'} ({r.ending}), {r.actions} actions, "
+                    f"{r.turns} turns, {r.seconds:.1f} s"
+                )
+            if len(mine) == games:
+                click.echo(
+                    f"{a.name} vs {b.name}: "
+                    + summary(mine)
+                    + "; winners: "
+                    + ", ".join(f"{x.winner or '-'}" for x in mine)
+                )
+        wall = time.perf_counter() - started
     click.echo("all: " + summary(results))
-    if jobs > 1 and len(results) > len(known):
+    if runner.describe() != "this process" and len(results) > len(known):
         actions = sum(r.actions for r in results[len(known) :])
         played = len(results) - len(known)
         click.echo(
-            f"wall clock with {jobs} processes: {wall:.1f} s, {played / max(wall, 1e-9):.3f} games/s, "
+            f"wall clock with {runner.describe()}: {wall:.1f} s, {played / max(wall, 1e-9):.3f} games/s, "
             f"{actions / max(wall, 1e-9):.1f} actions/s"
         )
     if failures:
@@ -858,7 +921,7 @@ def _import_pzl(path: str, output: str | None) -> None:
 
 
 @main.command()
-@click.argument("path")
+@click.argument("paths", nargs=-1, required=True)
 @click.option(
     "--time-limit",
     "time_limit",
@@ -882,16 +945,138 @@ def _import_pzl(path: str, output: str | None) -> None:
 @click.option(
     "--progress/--no-progress", default=None, help="show the progress on standard error (default: on a terminal)"
 )
+@_sweep_options()
 def solve(
-    path: str, time_limit: float, max_nodes: int | None, as_json: bool, emit: str | None, progress: bool | None
+    paths: tuple[str, ...],
+    time_limit: float,
+    max_nodes: int | None,
+    as_json: bool,
+    emit: str | None,
+    progress: bool | None,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Solve a puzzle file (puzzles/README.md): a strategy that reaches the goal against every
     legal answer of the opponent (win), a refutation that answers each try of the puzzle
-    player (no_win), or unknown with the bound that stopped the search.  Exit status: 0
+    player (no_win), or unknown with the bound that stopped the search.  Given several files
+    or a folder (its .yaml and .pzl files), one line for each puzzle (with --json, one object
+    a line), in the order of the files, whatever --jobs and --backend (the progress: the
+    puzzles done).  Exit status: 0
     solved (win or no_win) and, when the puzzle gives its solution, as it says; 1 the answer
     differs from the puzzle's solution (or the engine failed); 2 the puzzle can't be read;
     3 a limit stopped the search (unknown); 130 an interrupt stopped it (what was known is
     printed)."""
+    where = _backend(backend, jobs, address)
+    files = _puzzle_files(paths)
+    if len(files) == 1 and files[0] == Path(paths[0]):
+        _solve_one(str(files[0]), time_limit, max_nodes, as_json, emit, progress)
+        return
+    if emit:
+        _writable_folder(Path(emit), "the scenarios")
+    statuses: list[int] = []
+    work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json)
+    show = sys.stderr.isatty() if progress is None else progress
+
+    def report(done: int, total: int | None) -> None:
+        click.echo(f"{done} of {total} puzzles", err=True)
+
+    died = functools.partial(_solve_died, as_json)
+    with _on(where):
+        for status, line in sweep(work, files, where, died=died, on_progress=report if show else None):
+            statuses.append(status)
+            click.echo(line)
+            if status == INTERRUPT_STATUS:
+                click.echo("interrupted", err=True)
+                sys.exit(INTERRUPT_STATUS)
+    if not as_json:
+        counts = {word: sum(s == status for s in statuses) for word, status in _SOLVE_STATUSES.items()}
+        click.echo(f"{len(files)} puzzles: " + ", ".join(f"{n} {word}" for word, n in counts.items() if n))
+    for status in (2, TIME_LIMIT_STATUS, 1):
+        if status in statuses:
+            sys.exit(status)
+
+
+_SOLVE_STATUSES = {"solved": 0, "differ from their solution": 1, "can't be read": 2, "unknown": TIME_LIMIT_STATUS}
+
+
+def _puzzle_files(paths: Iterable[str]) -> list[Path]:
+    """The puzzle files of the arguments: a folder stands for its .yaml and .pzl files."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        try:
+            folder = p.is_dir()
+        except (OSError, ValueError):  # a name no file can have: reading it says so
+            folder = False
+        out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in (".yaml", ".pzl")) if folder else [p])
+    return out
+
+
+def _solve_quietly(
+    time_limit: float, max_nodes: int | None, emit: str | None, as_json: bool, path: Path
+) -> tuple[int, str]:
+    """One puzzle of many solved: its exit status and its line (``as_json``: the answer as
+    one JSON object, with the file's name, or the file and its error)."""
+    status, line, out = _solve_answer(time_limit, max_nodes, emit, path)
+    return status, json.dumps({"file": str(path)} | out) if as_json else line
+
+
+def _solve_answer(
+    time_limit: float, max_nodes: int | None, emit: str | None, path: Path
+) -> tuple[int, str, dict[str, object]]:
+    from bridge.io.pzl import PzlError, load_pzl
+    from bridge.model.puzzle import load_puzzle
+    from bridge.play.solve import differs_from_solution, emit_scenarios
+    from bridge.play.solve import solve as search
+
+    name = _show(path)
+    try:
+        puzzle = load_pzl(str(path)) if path.suffix.lower() == ".pzl" else load_puzzle(str(path))
+        found = search(Game(puzzle.state), puzzle.goal, time_limit=time_limit, max_nodes=max_nodes)
+    except PzlError as exc:
+        error = f"{name}: {len(exc.problems)} problem(s), the first: {one_line(exc.lines()[0], 500)}"
+        return 2, f"ERROR {error}", {"error": error}
+    except MtgaspError as exc:
+        if isinstance(exc, InputError):
+            error = one_line(str(exc.at(source=str(path))), 1000)
+            return 2, f"ERROR {error}", {"error": error}
+        error = one_line(f"{name}: the engine failed: {exc}", 1000)
+        return 1, f"ERROR {error}", {"error": error}
+    differs = differs_from_solution(puzzle, found)
+    out = found.to_json()
+    if puzzle.solution is not None and found.result != "unknown":
+        out["solution_differs"] = differs
+    summary = (
+        f"{found.nodes} actions in {found.seconds:.2f} s ({found.nodes_per_second:.0f}/s), "
+        f"{found.positions} positions, depth {found.depth}"
+    )
+    if found.result == "unknown":
+        line = f"unknown {name}: stopped by {found.stopped_by}; {summary}"
+    else:
+        line = f"{found.result:<7} {name}: {found.outcome}; {summary}"
+    if emit and found.result != "unknown":
+        try:
+            written = emit_scenarios(puzzle, found, Path(emit), path.stem)
+            line += f"; {len(written)} scenario(s) written to {emit}"
+        except OSError as exc:
+            error = f"{name}: can't write the scenarios to {emit}: {exc.strerror or exc}"
+            return 2, f"ERROR {error}", {"error": error}
+    if differs:
+        line += f"; the puzzle's solution differs: {differs}"
+    if found.stopped_by == "interrupt":
+        return INTERRUPT_STATUS, line, out
+    return (TIME_LIMIT_STATUS if found.result == "unknown" else 1 if differs else 0), line, out
+
+
+def _solve_died(as_json: bool, path: Path) -> tuple[int, str]:
+    error = f"{_show(path)}: the process solving it died (out of memory, or killed)"
+    return 1, json.dumps({"file": str(path), "error": error}) if as_json else f"ERROR {error}"
+
+
+def _solve_one(
+    path: str, time_limit: float, max_nodes: int | None, as_json: bool, emit: str | None, progress: bool | None
+) -> None:
+    """One puzzle solved, its strategy or refutation printed (``mtgasp solve FILE``)."""
     from bridge.play.solve import Progress, describe_tree, differs_from_solution, emit_scenarios
     from bridge.play.solve import solve as search
 
@@ -1005,6 +1190,7 @@ def solve(
     help="the rules text whose numbers citations must be among (default: the one beside the checkout)",
 )
 @_time_limit(600, "the run")
+@_sweep_options()
 def verify(
     cards_option: str | None,
     max_permanents: int,
@@ -1015,6 +1201,9 @@ def verify(
     out_dir: str,
     rules_text: str | None,
     time_limit: float,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Search small positions for contradictions in the rules: every position of up to
     --max-permanents permanents from the card pool (each on either side, up to the order of
@@ -1031,6 +1220,7 @@ def verify(
     from bridge.play.verify import DEFAULT_POOL, PROPERTIES, Report, finding_scenario, read_pool
     from bridge.play.verify import verify as run_verify
 
+    where = _backend(backend, jobs, address)
     pool = CardPool.default()
     try:
         cards = read_pool(cards_option, pool) if cards_option is not None else list(DEFAULT_POOL)
@@ -1068,8 +1258,9 @@ def verify(
 
     deadline = time.monotonic() + time_limit if time_limit > 0 else None
     try:
-        with Deadline(
-            time_limit + 120 if time_limit > 0 else 0, message="the verifier was stopped past its time limit"
+        with (
+            _on(where),
+            Deadline(time_limit + 120 if time_limit > 0 else 0, message="the verifier was stopped past its time limit"),
         ):
             run_verify(
                 cards,
@@ -1082,6 +1273,7 @@ def verify(
                 deadline=deadline,
                 on_progress=progress,
                 report=report,
+                backend=where,
             )
     except InputError as exc:
         _fail(str(exc), exc)

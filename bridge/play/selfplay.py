@@ -20,7 +20,7 @@ import os
 import random
 import re
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +36,7 @@ from bridge.model.paths import cards_dir, decks_dir
 from bridge.model.reading import read_text, read_yaml, validation_error
 from bridge.model.state import ZONES, GameState
 from bridge.play.agents import RandomAgent, decisions, game_over
+from bridge.play.sweep import Backend, sweep
 
 __all__ = [
     "Deck",
@@ -368,42 +369,21 @@ def _limit_memory() -> None:
         pass
 
 
-def run_tasks(tasks: list[Task], jobs: int = 1) -> Iterator[Outcome]:
-    """Play the games, in ``jobs`` processes, yielding each outcome in the order of the tasks
-    (each game depends only on its decks and seed, so the outcomes don't depend on ``jobs``).
+def run_tasks(tasks: list[Task], jobs: int = 1, backend: Backend | None = None) -> Iterator[Outcome]:
+    """Play the games, in ``jobs`` processes (or where ``backend`` says), yielding each
+    outcome in the order of the tasks (each game depends only on its decks and seed, so the
+    outcomes depend neither on ``jobs`` nor on the backend).
 
     A few games at a time are given to the processes.  When a process dies, the games it
     could have been playing are played again one by one, each in a process of its own, so
     that only the game that kills its process fails (with its seed); the others go on."""
-    if jobs <= 1:
-        yield from map(_run_task, tasks)
-        return
-    from concurrent.futures import Future, ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
+    backend = backend or Backend(jobs=jobs)
+    # _run_task looked up now, not at import: a test may stand another in for it
+    yield from sweep(_run_task, tasks, backend, died=_died, initializer=_limit_memory)
 
-    todo = deque(tasks)
-    while todo:
-        suspects: list[Task] = []
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_limit_memory) as pool:
-            window: deque[tuple[Task, Future[Outcome]]] = deque()
-            while todo or window:
-                try:
-                    while todo and len(window) < 2 * jobs:
-                        # a game leaves the queue once given: a pool already broken takes none
-                        window.append((todo[0], pool.submit(_run_task, todo[0])))
-                        todo.popleft()
-                    outcome = window[0][1].result()
-                except BrokenProcessPool:
-                    suspects = [t for t, _ in window]
-                    break
-                window.popleft()
-                yield outcome
-        for task in suspects:
-            with ProcessPoolExecutor(max_workers=1, initializer=_limit_memory) as alone:
-                try:
-                    yield alone.submit(_run_task, task).result()
-                except BrokenProcessPool:
-                    yield Outcome(task, None, DIED)
+
+def _died(task: Task) -> Outcome:
+    return Outcome(task, None, DIED)
 
 
 class ResultsFile:

@@ -39,6 +39,7 @@ finding of that property.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -60,6 +61,7 @@ from bridge.model.keys import position_key
 from bridge.model.state import ZONES, GameState, fresh_id
 from bridge.play.agents import decisions
 from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
+from bridge.play.sweep import Backend, sweep
 
 __all__ = [
     "DEFAULT_POOL",
@@ -734,13 +736,15 @@ def verify(
     deadline: float | None = None,
     on_progress: Callable[[Report], None] | None = None,
     report: Report | None = None,
+    backend: Backend | None = None,
 ) -> Report:
     """Check the properties (by name; all by default) on every position of up to
     ``max_permanents`` permanents of the cards, then on ``random_count`` random positions of
     ``max_permanents + 1`` to ``max_permanents + 3``; each failing position is shrunk and
     kept as a finding.  ``deadline`` (a :func:`time.monotonic` value) stops the run
     (``complete`` False); ``rules_text`` holds the rule numbers cited rules must be among
-    (empty: not checked)."""
+    (empty: not checked).  ``backend`` spreads the positions over processes or a Ray cluster
+    (:mod:`bridge.play.sweep`): the report is the same, findings in the same order."""
     pool = pool or CardPool.default()
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
     out = report if report is not None else Report()
@@ -750,12 +754,21 @@ def verify(
         exhaustive_positions(pool, cards, max_permanents),
         random_positions(pool, cards, max_permanents + 1, max_permanents + 3, random_count, seed),
     )
+    # the deadline travels as a time of the wall clock: another process (or machine) has its own
+    # monotonic clock
+    wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
+    work = functools.partial(_position_findings, tuple(p.name for p in chosen), pool, seed, rules_text, wall_deadline)
     seen_findings: set[tuple[str, str]] = set()
+    results = sweep(work, positions, backend)
     try:
-        for position in positions:
-            if deadline is not None and time.monotonic() > deadline:
+        for checked in results:
+            if checked is None or (deadline is not None and time.monotonic() > deadline):
                 return out
-            _check_position(position, chosen, pool, seed, rules_text, out, seen_findings, deadline)
+            counts, findings = checked
+            for name, n in counts.items():
+                out.checked[name] += n
+            for finding in findings:  # in the order of the positions: the same findings, whatever the backend
+                _keep(out, seen_findings, finding)
             out.positions += 1
             out.seconds = time.monotonic() - started
             if on_progress is not None:
@@ -763,7 +776,27 @@ def verify(
         out.complete = True
         return out
     finally:
+        results.close()  # a sweep stopped early ends its processes
         out.seconds = time.monotonic() - started
+
+
+def _position_findings(
+    names: tuple[str, ...],
+    pool: CardPool,
+    seed: int,
+    rules_text: frozenset[str],
+    wall_deadline: float | None,
+    position: Position,
+) -> tuple[dict[str, int], list[Finding]] | None:
+    """The properties checked on one position: how many times each was checked, and the
+    findings (each once); None when the deadline (a time of the wall clock) has passed."""
+    deadline = None if wall_deadline is None else time.monotonic() + (wall_deadline - time.time())
+    if deadline is not None and time.monotonic() > deadline:
+        return None
+    chosen = [PROPERTIES[name] for name in names]
+    out = Report(checked=dict.fromkeys(names, 0))
+    _check_position(position, chosen, pool, seed, rules_text, out, set(), deadline)
+    return out.checked, out.findings
 
 
 def _check_position(
