@@ -24,7 +24,15 @@ position that returns what is wrong (or nothing):
   rule and every legal one none, and each rule cited exists in the rules text;
 - ``renaming``: the verdicts on declarations (up to :data:`RENAMING_CAP`, chosen with the
   seed) are the same, up to the renaming, when every object id is renamed and the
-  timestamps shifted and spread (their order kept).
+  timestamps shifted and spread (their order kept);
+- ``conservation``: from the declaration of blockers, with a legal declaration and the game
+  played on at random through combat damage: at each combat damage step the damage dealt
+  from each source to each recipient is the damage assigned less the damage prevented
+  (CR 510.2, 615), and life totals, damage and -1/-1 counters change as the damage's
+  results say (118.3); after every action no card is lost, appears, or is in two zones
+  (400.7);
+- ``replay``: a game played at random from the position, a few legal actions deep, written
+  as its log, replays to the same state.
 
 A failing position is shrunk (permanents dropped, then counters, damage, attachments, being
 tapped, attacking or blocking, and cards in hand, one at a time while the property still
@@ -34,7 +42,7 @@ finding of that property.
 
 >>> report = verify(["Grizzly Bears", "Giant Spider"], max_permanents=1, properties=["characteristics"])
 >>> report.checked["characteristics"], report.findings
-(4, [])
+(8, [])
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ import itertools
 import json
 import random
 import time
+import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,22 +60,32 @@ from typing import Any
 import yaml
 
 from bridge.engine.board import Board, Characteristics
+from bridge.engine.combat import damage_results
 from bridge.engine.game import Game
 from bridge.engine.sba import perform_state_based_actions
 from bridge.engine.verdict import Verdict
-from bridge.model.actions import Action, Advance, DeclareAttackers, DeclareBlockers, StateBasedActions
+from bridge.model.actions import (
+    Action,
+    Advance,
+    DeclareAttackers,
+    DeclareBlockers,
+    Pass,
+    StateBasedActions,
+)
 from bridge.model.cards import CardPool, slug
 from bridge.model.errors import InputError, MtgaspError, one_line
 from bridge.model.keys import position_key
 from bridge.model.state import ZONES, GameState, fresh_id
-from bridge.play.agents import decisions
+from bridge.play.agents import RandomAgent, decisions, game_over
 from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
+from bridge.play.moves import logged
 
 __all__ = [
     "DEFAULT_POOL",
     "PROPERTIES",
     "Finding",
     "Report",
+    "can_be_tapped",
     "exhaustive_positions",
     "finding_scenario",
     "random_positions",
@@ -184,12 +204,26 @@ def _attachments(pool: CardPool, pieces: tuple[Piece, ...], rng: random.Random |
     return list(itertools.product(*options))
 
 
-def exhaustive_positions(pool: CardPool, cards: Sequence[str], max_permanents: int) -> Iterator[Position]:
+def can_be_tapped(pool: CardPool, card: str) -> bool:
+    """Whether a permanent of the card is given a tapped variant: a creature, a land, or a
+    permanent with an activated ability (an Equipment's equip).  Symmetry breaking: an
+    enchantment without activated abilities, tapped, is the same position as untapped (no
+    rule of the pool looks at a tapped Aura or anthem: tapping changes what a permanent
+    can do, 110.5, and such a permanent does nothing by being untapped)."""
+    data = pool.get(card)
+    return bool({"creature", "land"} & set(data.types)) or bool(data.activated)
+
+
+def exhaustive_positions(
+    pool: CardPool, cards: Sequence[str], max_permanents: int, tapped: bool = True
+) -> Iterator[Position]:
     """Every position of 1 to ``max_permanents`` permanents of the cards, each on either
-    side, up to symmetry: a multiset per side (the permanents sorted), with every way of
-    attaching its Auras and Equipment; the other cards in the active player's hand."""
+    side, tapped or not (``tapped``; only those :func:`can_be_tapped`), up to symmetry: a
+    multiset per side (the permanents sorted), with every way of attaching its Auras and
+    Equipment; the other cards in the active player's hand."""
     permanents, spells = _kinds(pool, cards)
-    elements = sorted(Piece(card, side) for card in permanents for side in (0, 1))
+    states = {card: (False, True) if tapped and can_be_tapped(pool, card) else (False,) for card in permanents}
+    elements = sorted(Piece(card, side, t) for card in permanents for side in (0, 1) for t in states[card])
     for n in range(1, max_permanents + 1):
         for pieces in itertools.combinations_with_replacement(elements, n):
             for attached in _attachments(pool, pieces, None):
@@ -511,6 +545,166 @@ def _rename_action(action: Action, mapping: dict[str, str]) -> Action:
     )
 
 
+# ---------------------------------------------------------------------- conservation
+DAMAGE_STEPS = ("first_strike_damage", "combat_damage")
+CONSERVATION_ACTIONS = 12  # actions played from the declaration of blockers, at most
+REPLAY_ACTIONS = 12  # random legal actions played before the log is replayed
+
+
+def cards_by_owner(state: GameState) -> Counter[tuple[str, str]]:
+    """Every card of the game (tokens and copies, which may cease to exist, left out) by
+    owner and name, in every zone and on the stack (a spell's owner is its controller: the
+    pool has no card that casts another player's)."""
+    out: Counter[tuple[str, str]] = Counter()
+    for player in state.players:
+        for zone in ("library", "hand", "graveyard", "exile"):
+            out.update((player.name, c.card) for c in getattr(player, zone) if not c.token and not c.copy_of_card)
+        out.update((player.name, perm.card) for perm in player.battlefield if not perm.token)
+    out.update(
+        (item.controller or state.active, item.card)
+        for item in state.stack
+        if item.card is not None and not item.copy_of_card
+    )
+    return out
+
+
+def _card_problem(before: GameState, after: GameState) -> str | None:
+    """CR 400.1, 400.7: every card stays in the game, in one zone (the states are not all
+    validated on the way: an id in two zones is looked for here too)."""
+    seen: set[str] = set()
+    for player in after.players:
+        for zone in ZONES:
+            for obj in getattr(player, zone):
+                if obj.id is not None and obj.id in seen:
+                    return f"{obj.id} is in two zones"
+                if obj.id is not None:
+                    seen.add(obj.id)
+    lost = cards_by_owner(before) - cards_by_owner(after)
+    found = cards_by_owner(after) - cards_by_owner(before)
+    if lost or found:
+        return f"cards lost {sorted(lost.elements())}, cards that appeared {sorted(found.elements())}"
+    return None
+
+
+def _damage_problem(game: Game) -> str | None:
+    """CR 510.2, 615: at a combat damage step, the damage dealt from each source to each
+    recipient is the damage assigned less the damage prevented (an event a replacement effect
+    redirects, doubles or turns into exiled cards left out: 614.1a, 614.9), every damage dealt
+    was assigned, and the results are the damage dealt: damage marked and -1/-1 counters on
+    creatures, life lost by players (118.3); after it is dealt (and state-based actions), life
+    totals differ by the life lost and gained, and creatures still on the battlefield by the
+    damage and counters they got."""
+    verdict, results = damage_results(game)
+    if not verdict.legal:
+        return f"the default assignment of combat damage is judged illegal: {verdict}"
+    assigned = {k: n for k, n in results["assigned"].items() if n > 0}
+    dealt, prevented, altered = results["damage_event"], results["prevented_damage"], set(results["altered_damage"])
+    for (source, recipient), n in sorted(assigned.items()):
+        if (source, recipient) in altered:
+            continue
+        got, kept = dealt.get((source, recipient), 0), prevented.get((source, recipient), 0)
+        if got + kept != n:
+            return f"{source} assigned {n} damage to {recipient} but dealt {got} with {kept} prevented"
+    for (source, recipient), n in sorted(dealt.items()):
+        if (source, recipient) not in assigned and not any(s == source for s, _ in altered):
+            return f"{source} dealt {n} damage to {recipient}, which it wasn't assigned"
+    marked, wither = results["damage_marked"], results["wither_counters"]
+    lost, gained = results["life_lost"], results["life_gained"]
+    players = {p.name for p in game.state.players}
+    to: Counter[str] = Counter()
+    for (_, recipient), n in dealt.items():
+        to[recipient] += n
+    for recipient, n in sorted(to.items()):
+        if recipient in players:
+            result = lost.get((recipient,), 0)
+        elif "creature" in game.characteristics(recipient).types:
+            result = marked.get((recipient,), 0) + wither.get((recipient,), 0)
+        else:
+            continue  # a planeswalker: loyalty counters (not in the pool)
+        if result != n:
+            return f"{recipient} was dealt {n} damage, with {result} as its result"
+    before = game.state
+    game.push(_default_damage(game))
+    after = game.state
+    for player in before.players:
+        change = next(p for p in after.players if p.name == player.name).life - player.life
+        expected = gained.get((player.name,), 0) - lost.get((player.name,), 0)
+        if change != expected:
+            return f"{player.name}'s life changed by {change}, but the damage's results say {expected}"
+    still = {p.id: p for p in after.permanents()}
+    for perm in before.permanents():
+        now = still.get(perm.id)
+        if now is None or perm.id is None:
+            continue
+        if now.damage - perm.damage != marked.get((perm.id,), 0):
+            return f"{perm.id} got {now.damage - perm.damage} damage, but {marked.get((perm.id,), 0)} was marked"
+        net = now.counters.get("-1/-1", 0) - now.counters.get("+1/+1", 0)
+        net -= perm.counters.get("-1/-1", 0) - perm.counters.get("+1/+1", 0)
+        if net != wither.get((perm.id,), 0):
+            return f"{perm.id} got {net} -1/-1 counters, but wither gave {wither.get((perm.id,), 0)}"
+    game.pop()
+    return None
+
+
+def _default_damage(game: Game) -> Action:
+    """The action that deals combat damage as the rules' default assigns it: the listed one."""
+    options = decisions(game).options
+    return next((a for a in options if isinstance(a, Pass)), options[0])
+
+
+def check_conservation(check: Check) -> Problem | None:
+    """From the declaration of blockers, a legal declaration (at random, with the seed) and
+    the game played on at random until combat damage is dealt: at each combat damage step the
+    damage dealt is the damage assigned less the damage prevented and the life totals and
+    damage change as its results say; after every action no card is lost, appears or is in
+    two zones."""
+    game = Game(check.state, check.pool)
+    rng = random.Random(f"{check.seed}:conservation:{check.state.model_dump_json()}")
+    agent = RandomAgent(rng.randrange(2**32), pass_rate=0.7)
+    blocks = list(game.legal_blocks)
+    if not blocks:
+        return None  # the requirements property's finding
+    action: Action = rng.choice(blocks)
+    for _ in range(CONSERVATION_ACTIONS):
+        before = game.state
+        if before.step in DAMAGE_STEPS and not before.combat_damage_dealt and not before.awaiting_targets:
+            problem = _damage_problem(game)
+            if problem is not None:
+                return Problem(problem, ("510.2", "118.3", "615.1"), action if not game.log else None)
+            action = _default_damage(game)
+        game.push(action)
+        problem = _card_problem(before, game.state)
+        if problem is not None:
+            return Problem(f"after {logged(action)}: {problem}", ("400.7",), action if len(game.log) == 1 else None)
+        if game_over(game) or game.state.step not in (BLOCK, *DAMAGE_STEPS):
+            return None
+        action = agent.choose(game, decisions(game))
+    return None
+
+
+# ---------------------------------------------------------------------- replay
+def check_replay(check: Check) -> Problem | None:
+    """A game played at random from the position (a few legal actions) and written as its log
+    (through JSON text, as a log file holds it) replays to the same state."""
+    game = Game(check.state, check.pool)
+    agent = RandomAgent(zlib.crc32(f"{check.seed}:replay:{check.state.model_dump_json()}".encode()))
+    for _ in range(REPLAY_ACTIONS):
+        if game_over(game):
+            break
+        game.push(agent.choose(game, decisions(game)))
+    log = json.loads(json.dumps(game.game_log()))
+    line = " ".join(logged(a) for a in game.log)
+    try:
+        replayed = Game.replay(log, check.pool)
+    except InputError as exc:
+        return Problem(f"the log doesn't replay: {one_line(str(exc), 300)}; the line: {line}", ("116.3",))
+    if replayed.state != game.state:
+        ours, theirs = game.state.model_dump(mode="json"), replayed.state.model_dump(mode="json")
+        differ = sorted(k for k in ours if ours[k] != theirs.get(k))
+        return Problem(f"the log replays to another state (it differs in {differ}); the line: {line}", ("116.3",))
+    return None
+
+
 @dataclass(frozen=True)
 class Property:
     """A property: its check and the steps its positions are at."""
@@ -530,6 +724,8 @@ PROPERTIES: dict[str, Property] = {
         Property("actions", check_actions, (MAIN, ATTACK, BLOCK), "listed actions are the accepted ones"),
         Property("citations", check_citations, (ATTACK, BLOCK), "verdicts cite rules of the text"),
         Property("renaming", check_renaming, (ATTACK, BLOCK), "verdicts don't depend on names"),
+        Property("conservation", check_conservation, (BLOCK,), "damage, life and cards are conserved"),
+        Property("replay", check_replay, (MAIN,), "a game's log replays to the same state"),
     )
 }
 
@@ -554,6 +750,8 @@ def prop_rules(prop: Property) -> tuple[str, ...]:
         "actions": ("116.3",),
         "citations": ("508.1", "509.1"),
         "renaming": ("613.6",),
+        "conservation": ("510.2", "400.7"),
+        "replay": ("116.3",),
     }[prop.name]
 
 
@@ -670,11 +868,18 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     positions: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     complete: bool = False
 
     @property
     def positions_per_second(self) -> float:
+        """Positions by wall-clock second."""
         return self.positions / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def positions_per_cpu_second(self) -> float:
+        """Positions by second of this process's CPU time (the measure on a shared machine)."""
+        return self.positions / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def groups(self) -> dict[tuple[str, str], int]:
         """Findings counted by property and kind (the message up to its first colon)."""
@@ -692,16 +897,20 @@ class Report:
             "findings": [{"property": f.property, "message": f.message, "rules": list(f.rules)} for f in self.findings],
             "groups": [{"property": p, "kind": k, "count": n} for (p, k), n in sorted(self.groups().items())],
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
             "positions_per_second": round(self.positions_per_second, 2),
+            "positions_per_cpu_second": round(self.positions_per_cpu_second, 2),
         }
 
 
 def read_pool(value: str, pool: CardPool) -> list[str]:
-    """The cards of a ``--cards`` value: a comma list of names, or a file of names (one a
-    line, ``#`` comments); each must be in the pool (:class:`InputError` names the first that
+    """The cards of a ``--cards`` value: a comma list of names, a file of names (one a
+    line, ``#`` comments), or the name of a pool of ``cards/pools`` (``verify``); each must
+    be in the pool (:class:`InputError` names the first that
     isn't)."""
     from pathlib import Path
 
+    from bridge.model.paths import cards_dir
     from bridge.model.reading import read_text
 
     path = Path(value)
@@ -709,6 +918,9 @@ def read_pool(value: str, pool: CardPool) -> list[str]:
         is_file = "," not in value and path.is_file()
     except (OSError, ValueError):
         is_file = False
+    bundled = cards_dir() / "pools" / f"{value}.txt"
+    if not is_file and value.isidentifier() and bundled.is_file():
+        path, is_file = bundled, True
     if is_file:
         text = read_text(path, what="the card list")
         names = [line.split("#")[0].strip() for line in text.splitlines()]
@@ -726,8 +938,10 @@ def verify(
     cards: Sequence[str] = DEFAULT_POOL,
     *,
     max_permanents: int = 2,
+    tapped: bool = True,
     properties: Sequence[str] | None = None,
     random_count: int = 0,
+    random_sizes: tuple[int, int] | None = None,
     seed: int = 1,
     pool: CardPool | None = None,
     rules_text: frozenset[str] = frozenset(),
@@ -736,8 +950,9 @@ def verify(
     report: Report | None = None,
 ) -> Report:
     """Check the properties (by name; all by default) on every position of up to
-    ``max_permanents`` permanents of the cards, then on ``random_count`` random positions of
-    ``max_permanents + 1`` to ``max_permanents + 3``; each failing position is shrunk and
+    ``max_permanents`` permanents of the cards (tapped or not, ``tapped``), then on
+    ``random_count`` random positions of ``random_sizes`` permanents (by default
+    ``max_permanents + 1`` to ``max_permanents + 3``); each failing position is shrunk and
     kept as a finding.  ``deadline`` (a :func:`time.monotonic` value) stops the run
     (``complete`` False); ``rules_text`` holds the rule numbers cited rules must be among
     (empty: not checked)."""
@@ -745,10 +960,10 @@ def verify(
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
     out = report if report is not None else Report()
     out.checked = {p.name: 0 for p in chosen}
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     positions = itertools.chain(
-        exhaustive_positions(pool, cards, max_permanents),
-        random_positions(pool, cards, max_permanents + 1, max_permanents + 3, random_count, seed),
+        exhaustive_positions(pool, cards, max_permanents, tapped),
+        random_positions(pool, cards, *(random_sizes or (max_permanents + 1, max_permanents + 3)), random_count, seed),
     )
     seen_findings: set[tuple[str, str]] = set()
     try:
@@ -757,13 +972,13 @@ def verify(
                 return out
             _check_position(position, chosen, pool, seed, rules_text, out, seen_findings, deadline)
             out.positions += 1
-            out.seconds = time.monotonic() - started
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
             if on_progress is not None:
                 on_progress(out)
         out.complete = True
         return out
     finally:
-        out.seconds = time.monotonic() - started
+        out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
 
 
 def _check_position(
