@@ -355,6 +355,16 @@ class Check:
     pool: CardPool
     seed: int
     rules_text: frozenset[str]
+    shared: dict[str, Board] = field(default_factory=dict, compare=False, repr=False)
+
+    def board(self) -> Board:
+        """The position's :class:`Board`, made once for all the properties checked at this
+        step: the answers it keeps (the legal declarations, verdicts, characteristics) are
+        grounded once and serve every property that asks them."""
+        found = self.shared.get("board")
+        if found is None:
+            found = self.shared["board"] = Board(self.state, self.pool)
+        return found
 
 
 PropertyCheck = Callable[[Check], Problem | None]
@@ -397,7 +407,7 @@ def _differences(
 def check_characteristics(check: Check) -> Problem | None:
     """CR 613: one answer for every object, whatever the order of the facts or the names."""
     rules = ("613.1", "613.6")
-    board = Board(check.state, check.pool)
+    board = check.board()
     problem = _characteristics_problem(board)
     if problem:
         return Problem(problem, rules)
@@ -418,7 +428,7 @@ def check_sba(check: Check) -> Problem | None:
     104.4b; then none applies."""
     rules = ("704.3", "104.4b")
     try:
-        after = perform_state_based_actions(Board(check.state, check.pool))
+        after = perform_state_based_actions(check.board())
     except MtgaspError as exc:
         if isinstance(exc, InputError):
             raise
@@ -444,7 +454,7 @@ def check_requirements(check: Check) -> Problem | None:
     no legal declaration obeys a requirement."""
     kind = _kind(check.state)
     rules = ("508.1d",) if kind == "attack" else ("509.1c",)
-    board = Board(check.state, check.pool)
+    board = check.board()
     listed = list(board.legal_attacks if kind == "attack" else board.legal_blocks)
     if not listed:
         return Problem(f"no legal declaration of {kind}ers", rules)
@@ -503,7 +513,7 @@ def _citation_problem(verdict: Verdict, known: frozenset[str]) -> str | None:
 
 def check_citations(check: Check) -> Problem | None:
     """Every illegal verdict cites a rule of the rules text, every legal one none."""
-    board = Board(check.state, check.pool)
+    board = check.board()
     for action in _declarations(check, CITATIONS_CAP):
         verdict = board.check(action)
         problem = _citation_problem(verdict, check.rules_text)
@@ -525,7 +535,7 @@ def check_renaming(check: Check) -> Problem | None:
     if changed is None:
         return None
     other_state, mapping = changed
-    board, other = Board(check.state, check.pool), Board(other_state, check.pool)
+    board, other = check.board(), Board(other_state, check.pool)
     for action in _declarations(check, RENAMING_CAP):
         verdict = board.check(action)
         moved = _rename_action(action, mapping)
@@ -869,6 +879,7 @@ class Report:
     positions: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    cpu_by_property: dict[str, float] = field(default_factory=dict)
     complete: bool = False
 
     @property
@@ -898,6 +909,7 @@ class Report:
             "groups": [{"property": p, "kind": k, "count": n} for (p, k), n in sorted(self.groups().items())],
             "seconds": round(self.seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3),
+            "cpu_seconds_by_property": {k: round(v, 3) for k, v in self.cpu_by_property.items()},
             "positions_per_second": round(self.positions_per_second, 2),
             "positions_per_cpu_second": round(self.positions_per_cpu_second, 2),
         }
@@ -992,6 +1004,7 @@ def _check_position(
     deadline: float | None,
 ) -> None:
     states: dict[str, GameState | None] = {}
+    checks: dict[str, Check] = {}  # one for each step, shared by the properties checked there
 
     def at(step: str) -> GameState | None:
         if step not in states:
@@ -1024,8 +1037,10 @@ def _check_position(
                 continue
             if state is None:
                 continue
-            check = Check(state, pool, seed, rules_text)
+            check = checks.setdefault(step, Check(state, pool, seed, rules_text))
+            began = time.process_time()
             problem = _fails(prop, check)
+            out.cpu_by_property[prop.name] = out.cpu_by_property.get(prop.name, 0.0) + time.process_time() - began
             out.checked[prop.name] += 1
             if problem is None:
                 continue
