@@ -663,18 +663,16 @@ def _default_damage(game: Game) -> Action:
 
 
 def check_conservation(check: Check) -> Problem | None:
-    """From the declaration of blockers, a legal declaration (at random, with the seed) and
-    the game played on at random until combat damage is dealt: at each combat damage step the
-    damage dealt is the damage assigned less the damage prevented and the life totals and
-    damage change as its results say; after every action no card is lost, appears or is in
-    two zones."""
+    """From the declaration of blockers, a legal declaration (at random, with the seed, among
+    those the decision samples) and the game played on at random until combat damage is
+    dealt: at each combat damage step the damage dealt is the damage assigned less the
+    damage prevented and the life totals and damage change as its results say; after every
+    action no card is lost, appears or is in two zones."""
     game = Game(check.state, check.pool)
-    rng = random.Random(f"{check.seed}:conservation:{check.state.model_dump_json()}")
-    agent = RandomAgent(rng.randrange(2**32), pass_rate=0.7)
-    blocks = list(game.legal_blocks)
-    if not blocks:
-        return None  # the requirements property's finding
-    action: Action = rng.choice(blocks)
+    agent = RandomAgent(zlib.crc32(f"{check.seed}:conservation:{check.state.model_dump_json()}".encode()), 0.7)
+    # a block among the few the decision samples (none, each blocker alone, ...): listing
+    # every legal one is exponential in the creatures
+    action = agent.choose(game, decisions(game))
     for _ in range(CONSERVATION_ACTIONS):
         before = game.state
         if before.step in DAMAGE_STEPS and not before.combat_damage_dealt and not before.awaiting_targets:
