@@ -458,6 +458,24 @@ def test_command_bad_input_exits_2(tmp_path: Path) -> None:
                "--properties", "sba", "--out", str(tmp_path)).exit_code == 0  # fmt: skip
 
 
+def test_command_random_positions_only_and_the_bundled_pool(tmp_path: Path) -> None:
+    out = tmp_path / "summary.json"
+    result = run(
+        "--cards", "verify", "--max-permanents", "0", "--positions", "2", "--random-permanents", "3-4",
+        "--properties", "characteristics,replay", "--json", str(out), "--out", str(tmp_path / "f"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text())
+    assert summary["positions"] == 2 and summary["random_permanents"] == [3, 4]
+    assert summary["checked"] == {"characteristics": 2, "replay": 2}
+    assert len(summary["cards"]) >= 40 and "Humility" in summary["cards"]
+    assert set(summary["cpu_seconds_by_property"]) == {"characteristics", "replay"}
+    assert "s of CPU" in result.output
+    for bad in ("5-3", "0-2", "x-y", "3-13"):
+        result = run("--random-permanents", bad, "--out", str(tmp_path))
+        assert result.exit_code == 2 and "--random-permanents" in result.output and "Traceback" not in result.output
+
+
 def test_command_time_limit_exits_3_with_what_was_checked(tmp_path: Path) -> None:
     result = run("--max-permanents", "3", "--time-limit", "1", "--out", str(tmp_path))
     assert result.exit_code == 3, result.output
