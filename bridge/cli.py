@@ -1139,27 +1139,49 @@ def _solve_one(
         sys.exit(1)
 
 
+def _random_sizes(value: str | None, max_permanents: int) -> tuple[int, int]:
+    """The sizes of random positions: ``LOW-HIGH`` (1 to 12), by default 1 to 3 more than the
+    exhaustive ones."""
+    if value is None:
+        return max_permanents + 1, max_permanents + 3
+    low, dash, high = value.partition("-")
+    try:
+        sizes = (int(low), int(high if dash else low))
+    except ValueError:
+        raise InputError(f"--random-permanents: {quote(value)} is not LOW-HIGH (two whole numbers)") from None
+    if not 1 <= sizes[0] <= sizes[1] <= 12:
+        raise InputError(f"--random-permanents: {quote(value)}: the sizes go from 1 to 12, the lower first")
+    return sizes
+
+
 @main.command()
 @click.option(
     "--cards",
     "cards_option",
-    help="the card pool: names separated by commas, or a file of names (one a line); "
-    "default: a dozen creatures with combat keywords, a lord, an anthem, an Aura, an "
-    "Equipment, lands and two instants",
+    help="the card pool: names separated by commas, a file of names (one a line), or the name "
+    "of a pool of cards/pools (verify: forty cards with combat keywords or continuous "
+    "effects); default: a dozen creatures with combat keywords, a lord, an anthem, an Aura, "
+    "an Equipment, lands and two instants",
 )
 @click.option(
     "--max-permanents",
     default=2,
     show_default=True,
-    type=click.IntRange(min=1, max=6),
-    help="every position of up to this many permanents is checked",
+    type=click.IntRange(min=0, max=6),
+    help="every position of up to this many permanents is checked (0: none, random ones only)",
+)
+@click.option(
+    "--tapped/--untapped-only",
+    default=True,
+    show_default=True,
+    help="the exhaustive positions have each creature, land or permanent with an activated ability tapped or not",
 )
 @click.option(
     "--properties",
     default="all",
     show_default=True,
     help="the properties to check, separated by commas: characteristics, sba, requirements, "
-    "actions, citations, renaming (or all)",
+    "actions, citations, renaming, conservation, replay (or all)",
 )
 @click.option(
     "--positions",
@@ -1167,7 +1189,12 @@ def _solve_one(
     default=20,
     show_default=True,
     type=click.IntRange(min=0, max=10**7),
-    help="random positions checked after the exhaustive ones (1 to 3 permanents more)",
+    help="random positions checked after the exhaustive ones",
+)
+@click.option(
+    "--random-permanents",
+    "random_sizes",
+    help="how many permanents a random position has, LOW-HIGH (default: 1 to 3 more than --max-permanents)",
 )
 @click.option("--seed", default=1, show_default=True, type=int, help="the seed of the random positions and samples")
 @click.option(
@@ -1194,8 +1221,10 @@ def _solve_one(
 def verify(
     cards_option: str | None,
     max_permanents: int,
+    tapped: bool,
     properties: str,
     random_count: int,
+    random_sizes: str | None,
     seed: int,
     json_path: str | None,
     out_dir: str,
@@ -1206,9 +1235,9 @@ def verify(
     address: str | None,
 ) -> None:
     """Search small positions for contradictions in the rules: every position of up to
-    --max-permanents permanents from the card pool (each on either side, up to the order of
-    the permanents, every way of attaching its Auras and Equipment), then --positions random
-    ones, each checked for the properties.  Each failing position is shrunk (one thing
+    --max-permanents permanents from the card pool (each on either side, tapped or not, up
+    to the order of the permanents, every way of attaching its Auras and Equipment), then
+    --positions random ones, each checked for the properties.  Each failing position is shrunk (one thing
     dropped at a time while the property still fails) and written to --out as a scenario
     file.  Positions/s and a progress line go to stderr.  Exit status 0 no finding, 1
     findings, 2 bad input, 3 the time limit stopped the run (what was checked is reported)."""
@@ -1231,6 +1260,7 @@ def verify(
                 f"--properties: unknown property {quote(unknown[0] if unknown else properties)} "
                 f"(known: {', '.join(PROPERTIES)})"
             )
+        sizes = _random_sizes(random_sizes, max_permanents)
         text = Path(rules_text) if rules_text else rules_text_file()
         numbers = read_rules_text(text) if text is not None else frozenset()
     except InputError as exc:
@@ -1252,7 +1282,7 @@ def verify(
             last[0] = now
             click.echo(
                 f"{done.positions} positions, {sum(done.checked.values())} checks, "
-                f"{len(done.findings)} finding(s), {done.positions_per_second:.1f} positions/s",
+                f"{len(done.findings)} finding(s), {done.positions_per_cpu_second:.1f} positions/s of CPU",
                 err=True,
             )
 
@@ -1265,8 +1295,10 @@ def verify(
             run_verify(
                 cards,
                 max_permanents=max_permanents,
+                tapped=tapped,
                 properties=names,
                 random_count=random_count,
+                random_sizes=sizes,
                 seed=seed,
                 pool=pool,
                 rules_text=numbers,
@@ -1293,7 +1325,9 @@ def verify(
         summary = report.to_json() | {
             "cards": cards,
             "max_permanents": max_permanents,
+            "tapped": tapped,
             "random_positions": random_count,
+            "random_permanents": list(sizes),
             "seed": seed,
             "files": [str(p) for p in written],
         }
@@ -1303,7 +1337,8 @@ def verify(
             _fail(f"{json_path}: can't write the summary: {exc.strerror or exc}")
     checked = ", ".join(f"{name} {n}" for name, n in report.checked.items())
     click.echo(
-        f"{report.positions} positions in {report.seconds:.1f} s, {report.positions_per_second:.1f} positions/s; "
+        f"{report.positions} positions in {report.cpu_seconds:.1f} s of CPU ({report.seconds:.1f} s wall), "
+        f"{report.positions_per_cpu_second:.1f} positions/s ({report.positions_per_second:.1f} by the wall clock); "
         f"checked: {checked}"
     )
     click.echo(f"{len(report.findings)} finding(s)")

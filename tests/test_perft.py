@@ -37,6 +37,12 @@ REFERENCE = {
     "two_attackers_two_blockers.yaml": [9, 9, 63],
     "three_creatures_declare_attackers.yaml": [4, 16, 16],
     "sparkmage_trigger_targets.yaml": [1, 4, 8],
+    "first_strike_damage_step.yaml": [6, 10, 10],
+    "bolt_in_declare_blockers.yaml": [1, 7, 12],
+    "three_colors_of_mana.yaml": [5, 16, 38],
+    "pyromancer_ability_targets.yaml": [1, 7, 23],
+    "lure_and_flyer_blocks.yaml": [2, 2, 2],
+    "attack_requirement_and_haste.yaml": [2, 12, 20],
 }
 # how deep the brute force confirms them (each position it passes is compared in full)
 BRUTE_DEPTH = 2

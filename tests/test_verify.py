@@ -12,7 +12,10 @@ import yaml
 from click.testing import CliRunner
 
 from bridge.cli import main
+from bridge.engine import combat as combat_module
+from bridge.engine import game as game_module
 from bridge.engine.board import Board, Characteristics, DeclarationChecker, LegalBlocks
+from bridge.engine.game import Game
 from bridge.engine.sba import drawn_by_loop
 from bridge.engine.verdict import Verdict
 from bridge.model.actions import DeclareBlockers, Pass
@@ -29,6 +32,7 @@ from bridge.play.verify import (
     Position,
     Problem,
     Property,
+    can_be_tapped,
     exhaustive_positions,
     finding_scenario,
     random_positions,
@@ -224,6 +228,119 @@ def test_a_verdict_that_depends_on_names_is_caught(monkeypatch: pytest.MonkeyPat
     assert problem is not None and "renamed" in problem.message and problem.action is not None
 
 
+# ---------------------------------------------------------------------- conservation
+# double strike, first strike, lifelink and wither in one combat, an anthem for the white ones
+COMBAT = state(
+    "declare_blockers",
+    [
+        {"id": "ace", "card": "Fencing Ace", "attacking": "bob", "tapped": True},
+        {"id": "hawk", "card": "Vampire Nighthawk", "attacking": "bob", "tapped": True},
+        {"id": "gang", "card": "Boggart Ram-Gang", "attacking": "bob", "tapped": True},
+    ],
+    [
+        {"id": "cub", "card": "Grizzly Bears"},
+        {"id": "spider", "card": "Giant Spider"},
+        {"id": "crusade", "card": "Crusade"},
+    ],
+)
+
+
+def test_conservation_holds_in_a_combat() -> None:
+    for seed in range(3):
+        assert PROPERTIES["conservation"].check(Check(COMBAT, POOL, seed, RULES)) is None
+
+
+def test_conservation_reaches_both_combat_damage_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    real, steps = verify_module._damage_problem, []
+
+    def spy(game):  # type: ignore[no-untyped-def]
+        steps.append(game.state.step)
+        return real(game)
+
+    monkeypatch.setattr(verify_module, "_damage_problem", spy)
+    assert PROPERTIES["conservation"].check(check(COMBAT)) is None
+    assert steps == ["first_strike_damage", "combat_damage"]
+
+
+def test_damage_dealt_that_was_not_assigned_less_prevention_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = verify_module.damage_results
+
+    def one_more(board):  # type: ignore[no-untyped-def]
+        verdict, results = real(board)
+        results["damage_event"] = {k: n + 1 for k, n in results["damage_event"].items()}
+        return verdict, results
+
+    monkeypatch.setattr(verify_module, "damage_results", one_more)
+    problem = PROPERTIES["conservation"].check(check(COMBAT))
+    assert problem is not None and "damage to" in problem.message and "but dealt" in problem.message
+    assert "510.2" in problem.rules
+
+
+def test_life_that_changes_otherwise_than_the_damage_says_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = combat_module.deal_damage
+
+    def lifelink_lost(state, model, pool=None):  # type: ignore[no-untyped-def]
+        dealt, replaced = real(state, model, pool)
+        players = [p.model_copy(update={"life": 20}) if p.name == "alice" else p for p in dealt.players]
+        return dealt.model_copy(update={"players": players}), replaced
+
+    monkeypatch.setattr(combat_module, "deal_damage", lifelink_lost)
+    problem = PROPERTIES["conservation"].check(check(COMBAT))
+    assert problem is not None and problem.message.startswith("alice's life changed by 0")
+
+
+def test_a_card_that_vanishes_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = game_module.after_action
+
+    def graveyards_emptied(board, before, after):  # type: ignore[no-untyped-def]
+        done = real(board, before, after)
+        return done.model_copy(update={"players": [p.model_copy(update={"graveyard": []}) for p in done.players]})
+
+    monkeypatch.setattr(game_module, "after_action", graveyards_emptied)
+    problem = PROPERTIES["conservation"].check(check(COMBAT))
+    assert problem is not None and "cards lost" in problem.message and "400.7" in problem.rules
+
+
+# ---------------------------------------------------------------------- replay
+LANDS = state(
+    "main1",
+    [{"id": "m1", "card": "Mountain"}, {"id": "bear", "card": "Grizzly Bears"}],
+    [{"id": "spider", "card": "Giant Spider"}],
+    ["Lightning Bolt", "Mountain"],
+)
+
+
+def test_a_random_game_replays() -> None:
+    for seed in range(3):
+        assert PROPERTIES["replay"].check(Check(LANDS, POOL, seed, RULES)) is None
+
+
+def test_a_log_that_replays_elsewhere_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.game_log
+
+    def short(self: Game) -> dict[str, object]:
+        log = real(self)
+        return log | {"actions": log["actions"][:-1]}  # type: ignore[index]
+
+    monkeypatch.setattr(Game, "game_log", short)
+    problem = PROPERTIES["replay"].check(check(LANDS))
+    assert problem is not None and problem.message.startswith("the log replays to another state")
+
+
+def test_a_log_that_does_not_replay_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game.game_log
+
+    def wrong_player(self: Game) -> dict[str, object]:
+        log = real(self)
+        actions = [dict(a) for a in log["actions"]]  # type: ignore[attr-defined]
+        actions[0]["by"] = "bob" if actions[0].get("by") == "alice" else "alice"
+        return log | {"actions": actions}
+
+    monkeypatch.setattr(Game, "game_log", wrong_player)
+    problem = PROPERTIES["replay"].check(check(LANDS))
+    assert problem is not None and problem.message.startswith("the log doesn't replay")
+
+
 # ---------------------------------------------------------------------- shrinking and positions
 def lure_fails(c: Check) -> Problem | None:
     """A planted finding: any position with Lure on the battlefield."""
@@ -244,7 +361,7 @@ def test_the_shrinker_reduces_a_planted_finding_to_its_minimal_position() -> Non
 
 def test_exhaustive_positions_are_every_multiset_once() -> None:
     cards = ["Grizzly Bears", "Giant Spider", "Lure"]
-    positions = list(exhaustive_positions(POOL, cards, 2))
+    positions = list(exhaustive_positions(POOL, cards, 2, tapped=False))
     # 6 (card, side) elements: 6 positions of one, 21 of two; Lure is attached to the only
     # creature there is, or to nothing
     assert len(positions) == 27
@@ -256,10 +373,30 @@ def test_exhaustive_positions_are_every_multiset_once() -> None:
     assert len(two.state().permanents()) == 2
 
 
+def test_exhaustive_positions_tap_what_can_be_tapped() -> None:
+    cards = ["Grizzly Bears", "Giant Spider", "Lure", "Bonesplitter"]
+    assert [c for c in cards if not can_be_tapped(POOL, c)] == ["Lure"]  # an Equipment has an ability
+    untapped = list(exhaustive_positions(POOL, cards, 2, tapped=False))
+    positions = list(exhaustive_positions(POOL, cards, 2))
+    # 14 (card, side, tapped) elements: 14 positions of one, 105 multisets of two (each with
+    # every way of attaching its Aura and Equipment)
+    assert len({tuple(sorted(p.pieces)) for p in positions}) == 14 + 105
+    assert len(positions) > len(untapped)
+    assert not any(p.tapped for pos in positions for p in pos.pieces if p.card == "Lure")
+    tapped = [p for p in positions if len(p.pieces) == 1 and p.pieces[0].tapped]
+    assert sorted((p.pieces[0].card, p.pieces[0].side) for p in tapped) == sorted(
+        (c, side) for c in ("Grizzly Bears", "Giant Spider", "Bonesplitter") for side in (0, 1)
+    )
+    assert {pos.pieces for pos in untapped} <= {pos.pieces for pos in positions}
+    assert positions[0].state().permanents()[0].tapped is False
+    assert next(p for p in tapped).state().permanents()[0].tapped is True
+
+
 def test_a_short_exhaustive_run_finds_nothing() -> None:
     report = verify(
         ["Grizzly Bears", "Giant Spider", "Lure"],
         max_permanents=2,
+        tapped=False,
         properties=["characteristics", "sba", "requirements", "citations", "renaming"],
         rules_text=read_rules_text(text) if (text := rules_text_file()) else frozenset(),
     )
@@ -283,8 +420,9 @@ def test_command_no_finding_exits_0_with_json(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "positions/s" in result.output and "0 finding(s)" in result.output
     summary = json.loads(out.read_text())
-    assert summary["complete"] is True and summary["positions"] == 4
-    assert summary["checked"] == {"characteristics": 4, "sba": 4} and summary["findings"] == []
+    # the Bears on either side, tapped or not, and Lure (never tapped) on either side
+    assert summary["complete"] is True and summary["positions"] == 6
+    assert summary["checked"] == {"characteristics": 6, "sba": 6} and summary["findings"] == []
     assert not (tmp_path / "f").exists()
 
 
@@ -312,12 +450,30 @@ def test_command_findings_exit_1_and_are_written_as_scenarios(tmp_path: Path, mo
 def test_command_bad_input_exits_2(tmp_path: Path) -> None:
     result = run("--cards", "Grizzly Bears,No Such Card", "--out", str(tmp_path))
     assert result.exit_code == 2 and "No Such Card" in result.output
-    result = run("--properties", "characteristics,conservation", "--out", str(tmp_path))
-    assert result.exit_code == 2 and "conservation" in result.output
+    result = run("--properties", "characteristics,fairness", "--out", str(tmp_path))
+    assert result.exit_code == 2 and "fairness" in result.output
     names = tmp_path / "cards.txt"
     names.write_text("# a pool\nGrizzly Bears\n\n")
     assert run("--cards", str(names), "--max-permanents", "1", "--positions", "0",
                "--properties", "sba", "--out", str(tmp_path)).exit_code == 0  # fmt: skip
+
+
+def test_command_random_positions_only_and_the_bundled_pool(tmp_path: Path) -> None:
+    out = tmp_path / "summary.json"
+    result = run(
+        "--cards", "verify", "--max-permanents", "0", "--positions", "2", "--random-permanents", "3-4",
+        "--properties", "characteristics,replay", "--json", str(out), "--out", str(tmp_path / "f"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    summary = json.loads(out.read_text())
+    assert summary["positions"] == 2 and summary["random_permanents"] == [3, 4]
+    assert summary["checked"] == {"characteristics": 2, "replay": 2}
+    assert len(summary["cards"]) >= 40 and "Humility" in summary["cards"]
+    assert set(summary["cpu_seconds_by_property"]) == {"characteristics", "replay"}
+    assert "s of CPU" in result.output
+    for bad in ("5-3", "0-2", "x-y", "3-13"):
+        result = run("--random-permanents", bad, "--out", str(tmp_path))
+        assert result.exit_code == 2 and "--random-permanents" in result.output and "Traceback" not in result.output
 
 
 def test_command_time_limit_exits_3_with_what_was_checked(tmp_path: Path) -> None:
@@ -341,4 +497,4 @@ def test_random_positions_follow_the_seed_and_bounds() -> None:
     assert all(2 <= len(p.pieces) <= 4 and set(p.hand) <= {"Lightning Bolt"} for p in first)
     assert all(p.attackers is not None and all(p.pieces[i].side == 0 for i in p.attackers) for p in first)
     report = verify(cards, max_permanents=1, properties=["requirements"], random_count=3, seed=5)
-    assert report.complete and report.positions == 6 + 3 and report.findings == []
+    assert report.complete and report.positions == 10 + 3 and report.findings == []

@@ -224,3 +224,34 @@ def after_damage(board: Board, model: frozenset[clingo.Symbol]) -> GameState:
     events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
     state = triggers_on(board.pool, state, state, events)
     return give_priority(Board(state, board.pool), state, state.active)
+
+
+DAMAGE_RESULTS = (
+    ("assigned", 4),
+    ("damage_event", 3),
+    ("prevented_damage", 3),
+    ("altered_damage", 2),
+    ("damage_marked", 2),
+    ("wither_counters", 2),
+    ("life_lost", 2),
+    ("life_gained", 2),
+)
+
+
+def damage_results(board: Board) -> tuple[Verdict, dict[str, dict[tuple[str, ...], int]]]:
+    """The verdict on the default assignment of combat damage in this step (510.1) and what
+    the rules say dealing it does (510.2): by predicate (``assigned``, ``damage_event``,
+    ``prevented_damage``, ``altered_damage``, ``damage_marked``, ``wither_counters``,
+    ``life_lost``, ``life_gained``), the objects and players it names mapped to its amount
+    (1 for an atom without one)."""
+    verdict, model = judge_damage(board, AssignDamage(assignments={}))
+    out: dict[str, dict[tuple[str, ...], int]] = {}
+    for name, arity in DAMAGE_RESULTS:
+        found = out.setdefault(name, {})
+        for s in atoms(model, name, arity):
+            args = [a for a in s.arguments if a != DECLARED]
+            if args[-1].type == clingo.SymbolType.Number:
+                found[tuple(a.string for a in args[:-1])] = args[-1].number
+            else:
+                found[tuple(a.string for a in args)] = 1
+    return verdict, out

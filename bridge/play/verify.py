@@ -24,7 +24,15 @@ position that returns what is wrong (or nothing):
   rule and every legal one none, and each rule cited exists in the rules text;
 - ``renaming``: the verdicts on declarations (up to :data:`RENAMING_CAP`, chosen with the
   seed) are the same, up to the renaming, when every object id is renamed and the
-  timestamps shifted and spread (their order kept).
+  timestamps shifted and spread (their order kept);
+- ``conservation``: from the declaration of blockers, with a legal declaration and the game
+  played on at random through combat damage: at each combat damage step the damage dealt
+  from each source to each recipient is the damage assigned less the damage prevented
+  (CR 510.2, 615), and life totals, damage and -1/-1 counters change as the damage's
+  results say (118.3); after every action no card is lost, appears, or is in two zones
+  (400.7);
+- ``replay``: a game played at random from the position, a few legal actions deep, written
+  as its log, replays to the same state.
 
 A failing position is shrunk (permanents dropped, then counters, damage, attachments, being
 tapped, attacking or blocking, and cards in hand, one at a time while the property still
@@ -34,7 +42,7 @@ finding of that property.
 
 >>> report = verify(["Grizzly Bears", "Giant Spider"], max_permanents=1, properties=["characteristics"])
 >>> report.checked["characteristics"], report.findings
-(4, [])
+(8, [])
 """
 
 from __future__ import annotations
@@ -44,6 +52,8 @@ import itertools
 import json
 import random
 import time
+import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,16 +61,25 @@ from typing import Any
 import yaml
 
 from bridge.engine.board import Board, Characteristics
+from bridge.engine.combat import damage_results
 from bridge.engine.game import Game
 from bridge.engine.sba import perform_state_based_actions
 from bridge.engine.verdict import Verdict
-from bridge.model.actions import Action, Advance, DeclareAttackers, DeclareBlockers, StateBasedActions
+from bridge.model.actions import (
+    Action,
+    Advance,
+    DeclareAttackers,
+    DeclareBlockers,
+    Pass,
+    StateBasedActions,
+)
 from bridge.model.cards import CardPool, slug
 from bridge.model.errors import InputError, MtgaspError, one_line
 from bridge.model.keys import position_key
 from bridge.model.state import ZONES, GameState, fresh_id
-from bridge.play.agents import decisions
+from bridge.play.agents import RandomAgent, decisions, game_over
 from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
+from bridge.play.moves import logged
 from bridge.play.sweep import Backend, sweep
 
 __all__ = [
@@ -68,6 +87,7 @@ __all__ = [
     "PROPERTIES",
     "Finding",
     "Report",
+    "can_be_tapped",
     "exhaustive_positions",
     "finding_scenario",
     "random_positions",
@@ -186,12 +206,26 @@ def _attachments(pool: CardPool, pieces: tuple[Piece, ...], rng: random.Random |
     return list(itertools.product(*options))
 
 
-def exhaustive_positions(pool: CardPool, cards: Sequence[str], max_permanents: int) -> Iterator[Position]:
+def can_be_tapped(pool: CardPool, card: str) -> bool:
+    """Whether a permanent of the card is given a tapped variant: a creature, a land, or a
+    permanent with an activated ability (an Equipment's equip).  Symmetry breaking: an
+    enchantment without activated abilities, tapped, is the same position as untapped (no
+    rule of the pool looks at a tapped Aura or anthem: tapping changes what a permanent
+    can do, 110.5, and such a permanent does nothing by being untapped)."""
+    data = pool.get(card)
+    return bool({"creature", "land"} & set(data.types)) or bool(data.activated)
+
+
+def exhaustive_positions(
+    pool: CardPool, cards: Sequence[str], max_permanents: int, tapped: bool = True
+) -> Iterator[Position]:
     """Every position of 1 to ``max_permanents`` permanents of the cards, each on either
-    side, up to symmetry: a multiset per side (the permanents sorted), with every way of
-    attaching its Auras and Equipment; the other cards in the active player's hand."""
+    side, tapped or not (``tapped``; only those :func:`can_be_tapped`), up to symmetry: a
+    multiset per side (the permanents sorted), with every way of attaching its Auras and
+    Equipment; the other cards in the active player's hand."""
     permanents, spells = _kinds(pool, cards)
-    elements = sorted(Piece(card, side) for card in permanents for side in (0, 1))
+    states = {card: (False, True) if tapped and can_be_tapped(pool, card) else (False,) for card in permanents}
+    elements = sorted(Piece(card, side, t) for card in permanents for side in (0, 1) for t in states[card])
     for n in range(1, max_permanents + 1):
         for pieces in itertools.combinations_with_replacement(elements, n):
             for attached in _attachments(pool, pieces, None):
@@ -323,6 +357,16 @@ class Check:
     pool: CardPool
     seed: int
     rules_text: frozenset[str]
+    shared: dict[str, Board] = field(default_factory=dict, compare=False, repr=False)
+
+    def board(self) -> Board:
+        """The position's :class:`Board`, made once for all the properties checked at this
+        step: the answers it keeps (the legal declarations, verdicts, characteristics) are
+        grounded once and serve every property that asks them."""
+        found = self.shared.get("board")
+        if found is None:
+            found = self.shared["board"] = Board(self.state, self.pool)
+        return found
 
 
 PropertyCheck = Callable[[Check], Problem | None]
@@ -365,7 +409,7 @@ def _differences(
 def check_characteristics(check: Check) -> Problem | None:
     """CR 613: one answer for every object, whatever the order of the facts or the names."""
     rules = ("613.1", "613.6")
-    board = Board(check.state, check.pool)
+    board = check.board()
     problem = _characteristics_problem(board)
     if problem:
         return Problem(problem, rules)
@@ -386,7 +430,7 @@ def check_sba(check: Check) -> Problem | None:
     104.4b; then none applies."""
     rules = ("704.3", "104.4b")
     try:
-        after = perform_state_based_actions(Board(check.state, check.pool))
+        after = perform_state_based_actions(check.board())
     except MtgaspError as exc:
         if isinstance(exc, InputError):
             raise
@@ -412,7 +456,7 @@ def check_requirements(check: Check) -> Problem | None:
     no legal declaration obeys a requirement."""
     kind = _kind(check.state)
     rules = ("508.1d",) if kind == "attack" else ("509.1c",)
-    board = Board(check.state, check.pool)
+    board = check.board()
     listed = list(board.legal_attacks if kind == "attack" else board.legal_blocks)
     if not listed:
         return Problem(f"no legal declaration of {kind}ers", rules)
@@ -471,7 +515,7 @@ def _citation_problem(verdict: Verdict, known: frozenset[str]) -> str | None:
 
 def check_citations(check: Check) -> Problem | None:
     """Every illegal verdict cites a rule of the rules text, every legal one none."""
-    board = Board(check.state, check.pool)
+    board = check.board()
     for action in _declarations(check, CITATIONS_CAP):
         verdict = board.check(action)
         problem = _citation_problem(verdict, check.rules_text)
@@ -493,7 +537,7 @@ def check_renaming(check: Check) -> Problem | None:
     if changed is None:
         return None
     other_state, mapping = changed
-    board, other = Board(check.state, check.pool), Board(other_state, check.pool)
+    board, other = check.board(), Board(other_state, check.pool)
     for action in _declarations(check, RENAMING_CAP):
         verdict = board.check(action)
         moved = _rename_action(action, mapping)
@@ -511,6 +555,164 @@ def _rename_action(action: Action, mapping: dict[str, str]) -> Action:
     return DeclareBlockers(
         blockers={mapping[b]: [mapping[a] for a in attackers] for b, attackers in action.blockers.items()}
     )
+
+
+# ---------------------------------------------------------------------- conservation
+DAMAGE_STEPS = ("first_strike_damage", "combat_damage")
+CONSERVATION_ACTIONS = 12  # actions played from the declaration of blockers, at most
+REPLAY_ACTIONS = 12  # random legal actions played before the log is replayed
+
+
+def cards_by_owner(state: GameState) -> Counter[tuple[str, str]]:
+    """Every card of the game (tokens and copies, which may cease to exist, left out) by
+    owner and name, in every zone and on the stack (a spell's owner is its controller: the
+    pool has no card that casts another player's)."""
+    out: Counter[tuple[str, str]] = Counter()
+    for player in state.players:
+        for zone in ("library", "hand", "graveyard", "exile"):
+            out.update((player.name, c.card) for c in getattr(player, zone) if not c.token and not c.copy_of_card)
+        out.update((player.name, perm.card) for perm in player.battlefield if not perm.token)
+    out.update(
+        (item.controller or state.active, item.card)
+        for item in state.stack
+        if item.card is not None and not item.copy_of_card
+    )
+    return out
+
+
+def _card_problem(before: GameState, after: GameState) -> str | None:
+    """CR 400.1, 400.7: every card stays in the game, in one zone (the states are not all
+    validated on the way: an id in two zones is looked for here too)."""
+    seen: set[str] = set()
+    for player in after.players:
+        for zone in ZONES:
+            for obj in getattr(player, zone):
+                if obj.id is not None and obj.id in seen:
+                    return f"{obj.id} is in two zones"
+                if obj.id is not None:
+                    seen.add(obj.id)
+    lost = cards_by_owner(before) - cards_by_owner(after)
+    found = cards_by_owner(after) - cards_by_owner(before)
+    if lost or found:
+        return f"cards lost {sorted(lost.elements())}, cards that appeared {sorted(found.elements())}"
+    return None
+
+
+def _damage_problem(game: Game) -> str | None:
+    """CR 510.2, 615: at a combat damage step, the damage dealt from each source to each
+    recipient is the damage assigned less the damage prevented (an event a replacement effect
+    redirects, doubles or turns into exiled cards left out: 614.1a, 614.9), every damage dealt
+    was assigned, and the results are the damage dealt: damage marked and -1/-1 counters on
+    creatures, life lost by players (118.3); after it is dealt (and state-based actions), life
+    totals differ by the life lost and gained, and creatures still on the battlefield by the
+    damage and counters they got."""
+    verdict, results = damage_results(game)
+    if not verdict.legal:
+        return f"the default assignment of combat damage is judged illegal: {verdict}"
+    assigned = {k: n for k, n in results["assigned"].items() if n > 0}
+    dealt, prevented, altered = results["damage_event"], results["prevented_damage"], set(results["altered_damage"])
+    for (source, recipient), n in sorted(assigned.items()):
+        if (source, recipient) in altered:
+            continue
+        got, kept = dealt.get((source, recipient), 0), prevented.get((source, recipient), 0)
+        if got + kept != n:
+            return f"{source} assigned {n} damage to {recipient} but dealt {got} with {kept} prevented"
+    for (source, recipient), n in sorted(dealt.items()):
+        if (source, recipient) not in assigned and not any(s == source for s, _ in altered):
+            return f"{source} dealt {n} damage to {recipient}, which it wasn't assigned"
+    marked, wither = results["damage_marked"], results["wither_counters"]
+    lost, gained = results["life_lost"], results["life_gained"]
+    players = {p.name for p in game.state.players}
+    to: Counter[str] = Counter()
+    for (_, recipient), n in dealt.items():
+        to[recipient] += n
+    for recipient, n in sorted(to.items()):
+        if recipient in players:
+            result = lost.get((recipient,), 0)
+        elif "creature" in game.characteristics(recipient).types:
+            result = marked.get((recipient,), 0) + wither.get((recipient,), 0)
+        else:
+            continue  # a planeswalker: loyalty counters (not in the pool)
+        if result != n:
+            return f"{recipient} was dealt {n} damage, with {result} as its result"
+    before = game.state
+    game.push(_default_damage(game))
+    after = game.state
+    for player in before.players:
+        change = next(p for p in after.players if p.name == player.name).life - player.life
+        expected = gained.get((player.name,), 0) - lost.get((player.name,), 0)
+        if change != expected:
+            return f"{player.name}'s life changed by {change}, but the damage's results say {expected}"
+    still = {p.id: p for p in after.permanents()}
+    for perm in before.permanents():
+        now = still.get(perm.id)
+        if now is None or perm.id is None:
+            continue
+        if now.damage - perm.damage != marked.get((perm.id,), 0):
+            return f"{perm.id} got {now.damage - perm.damage} damage, but {marked.get((perm.id,), 0)} was marked"
+        net = now.counters.get("-1/-1", 0) - now.counters.get("+1/+1", 0)
+        net -= perm.counters.get("-1/-1", 0) - perm.counters.get("+1/+1", 0)
+        if net != wither.get((perm.id,), 0):
+            return f"{perm.id} got {net} -1/-1 counters, but wither gave {wither.get((perm.id,), 0)}"
+    game.pop()
+    return None
+
+
+def _default_damage(game: Game) -> Action:
+    """The action that deals combat damage as the rules' default assigns it: the listed one."""
+    options = decisions(game).options
+    return next((a for a in options if isinstance(a, Pass)), options[0])
+
+
+def check_conservation(check: Check) -> Problem | None:
+    """From the declaration of blockers, a legal declaration (at random, with the seed, among
+    those the decision samples) and the game played on at random until combat damage is
+    dealt: at each combat damage step the damage dealt is the damage assigned less the
+    damage prevented and the life totals and damage change as its results say; after every
+    action no card is lost, appears or is in two zones."""
+    game = Game(check.state, check.pool)
+    agent = RandomAgent(zlib.crc32(f"{check.seed}:conservation:{check.state.model_dump_json()}".encode()), 0.7)
+    # a block among the few the decision samples (none, each blocker alone, ...): listing
+    # every legal one is exponential in the creatures
+    action = agent.choose(game, decisions(game))
+    for _ in range(CONSERVATION_ACTIONS):
+        before = game.state
+        if before.step in DAMAGE_STEPS and not before.combat_damage_dealt and not before.awaiting_targets:
+            problem = _damage_problem(game)
+            if problem is not None:
+                return Problem(problem, ("510.2", "118.3", "615.1"), action if not game.log else None)
+            action = _default_damage(game)
+        game.push(action)
+        problem = _card_problem(before, game.state)
+        if problem is not None:
+            return Problem(f"after {logged(action)}: {problem}", ("400.7",), action if len(game.log) == 1 else None)
+        if game_over(game) or game.state.step not in (BLOCK, *DAMAGE_STEPS):
+            return None
+        action = agent.choose(game, decisions(game))
+    return None
+
+
+# ---------------------------------------------------------------------- replay
+def check_replay(check: Check) -> Problem | None:
+    """A game played at random from the position (a few legal actions) and written as its log
+    (through JSON text, as a log file holds it) replays to the same state."""
+    game = Game(check.state, check.pool)
+    agent = RandomAgent(zlib.crc32(f"{check.seed}:replay:{check.state.model_dump_json()}".encode()))
+    for _ in range(REPLAY_ACTIONS):
+        if game_over(game):
+            break
+        game.push(agent.choose(game, decisions(game)))
+    log = json.loads(json.dumps(game.game_log()))
+    line = " ".join(logged(a) for a in game.log)
+    try:
+        replayed = Game.replay(log, check.pool)
+    except InputError as exc:
+        return Problem(f"the log doesn't replay: {one_line(str(exc), 300)}; the line: {line}", ("116.3",))
+    if replayed.state != game.state:
+        ours, theirs = game.state.model_dump(mode="json"), replayed.state.model_dump(mode="json")
+        differ = sorted(k for k in ours if ours[k] != theirs.get(k))
+        return Problem(f"the log replays to another state (it differs in {differ}); the line: {line}", ("116.3",))
+    return None
 
 
 @dataclass(frozen=True)
@@ -532,6 +734,8 @@ PROPERTIES: dict[str, Property] = {
         Property("actions", check_actions, (MAIN, ATTACK, BLOCK), "listed actions are the accepted ones"),
         Property("citations", check_citations, (ATTACK, BLOCK), "verdicts cite rules of the text"),
         Property("renaming", check_renaming, (ATTACK, BLOCK), "verdicts don't depend on names"),
+        Property("conservation", check_conservation, (BLOCK,), "damage, life and cards are conserved"),
+        Property("replay", check_replay, (MAIN,), "a game's log replays to the same state"),
     )
 }
 
@@ -556,6 +760,8 @@ def prop_rules(prop: Property) -> tuple[str, ...]:
         "actions": ("116.3",),
         "citations": ("508.1", "509.1"),
         "renaming": ("613.6",),
+        "conservation": ("510.2", "400.7"),
+        "replay": ("116.3",),
     }[prop.name]
 
 
@@ -672,11 +878,19 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     positions: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    cpu_by_property: dict[str, float] = field(default_factory=dict)
     complete: bool = False
 
     @property
     def positions_per_second(self) -> float:
+        """Positions by wall-clock second."""
         return self.positions / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def positions_per_cpu_second(self) -> float:
+        """Positions by second of this process's CPU time (the measure on a shared machine)."""
+        return self.positions / self.cpu_seconds if self.cpu_seconds > 0 else 0.0
 
     def groups(self) -> dict[tuple[str, str], int]:
         """Findings counted by property and kind (the message up to its first colon)."""
@@ -694,16 +908,21 @@ class Report:
             "findings": [{"property": f.property, "message": f.message, "rules": list(f.rules)} for f in self.findings],
             "groups": [{"property": p, "kind": k, "count": n} for (p, k), n in sorted(self.groups().items())],
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "cpu_seconds_by_property": {k: round(v, 3) for k, v in self.cpu_by_property.items()},
             "positions_per_second": round(self.positions_per_second, 2),
+            "positions_per_cpu_second": round(self.positions_per_cpu_second, 2),
         }
 
 
 def read_pool(value: str, pool: CardPool) -> list[str]:
-    """The cards of a ``--cards`` value: a comma list of names, or a file of names (one a
-    line, ``#`` comments); each must be in the pool (:class:`InputError` names the first that
+    """The cards of a ``--cards`` value: a comma list of names, a file of names (one a
+    line, ``#`` comments), or the name of a pool of ``cards/pools`` (``verify``); each must
+    be in the pool (:class:`InputError` names the first that
     isn't)."""
     from pathlib import Path
 
+    from bridge.model.paths import cards_dir
     from bridge.model.reading import read_text
 
     path = Path(value)
@@ -711,6 +930,9 @@ def read_pool(value: str, pool: CardPool) -> list[str]:
         is_file = "," not in value and path.is_file()
     except (OSError, ValueError):
         is_file = False
+    bundled = cards_dir() / "pools" / f"{value}.txt"
+    if not is_file and value.isidentifier() and bundled.is_file():
+        path, is_file = bundled, True
     if is_file:
         text = read_text(path, what="the card list")
         names = [line.split("#")[0].strip() for line in text.splitlines()]
@@ -728,8 +950,10 @@ def verify(
     cards: Sequence[str] = DEFAULT_POOL,
     *,
     max_permanents: int = 2,
+    tapped: bool = True,
     properties: Sequence[str] | None = None,
     random_count: int = 0,
+    random_sizes: tuple[int, int] | None = None,
     seed: int = 1,
     pool: CardPool | None = None,
     rules_text: frozenset[str] = frozenset(),
@@ -739,8 +963,9 @@ def verify(
     backend: Backend | None = None,
 ) -> Report:
     """Check the properties (by name; all by default) on every position of up to
-    ``max_permanents`` permanents of the cards, then on ``random_count`` random positions of
-    ``max_permanents + 1`` to ``max_permanents + 3``; each failing position is shrunk and
+    ``max_permanents`` permanents of the cards (tapped or not, ``tapped``), then on
+    ``random_count`` random positions of ``random_sizes`` permanents (by default
+    ``max_permanents + 1`` to ``max_permanents + 3``); each failing position is shrunk and
     kept as a finding.  ``deadline`` (a :func:`time.monotonic` value) stops the run
     (``complete`` False); ``rules_text`` holds the rule numbers cited rules must be among
     (empty: not checked).  ``backend`` spreads the positions over processes or a Ray cluster
@@ -749,10 +974,10 @@ def verify(
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
     out = report if report is not None else Report()
     out.checked = {p.name: 0 for p in chosen}
-    started = time.monotonic()
+    started, cpu = time.monotonic(), time.process_time()
     positions = itertools.chain(
-        exhaustive_positions(pool, cards, max_permanents),
-        random_positions(pool, cards, max_permanents + 1, max_permanents + 3, random_count, seed),
+        exhaustive_positions(pool, cards, max_permanents, tapped),
+        random_positions(pool, cards, *(random_sizes or (max_permanents + 1, max_permanents + 3)), random_count, seed),
     )
     # the deadline travels as a time of the wall clock: another process (or machine) has its own
     # monotonic clock
@@ -770,14 +995,14 @@ def verify(
             for finding in findings:  # in the order of the positions: the same findings, whatever the backend
                 _keep(out, seen_findings, finding)
             out.positions += 1
-            out.seconds = time.monotonic() - started
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
             if on_progress is not None:
                 on_progress(out)
         out.complete = True
         return out
     finally:
         results.close()  # a sweep stopped early ends its processes
-        out.seconds = time.monotonic() - started
+        out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
 
 
 def _position_findings(
@@ -810,6 +1035,7 @@ def _check_position(
     deadline: float | None,
 ) -> None:
     states: dict[str, GameState | None] = {}
+    checks: dict[str, Check] = {}  # one for each step, shared by the properties checked there
 
     def at(step: str) -> GameState | None:
         if step not in states:
@@ -842,8 +1068,10 @@ def _check_position(
                 continue
             if state is None:
                 continue
-            check = Check(state, pool, seed, rules_text)
+            check = checks.setdefault(step, Check(state, pool, seed, rules_text))
+            began = time.process_time()
             problem = _fails(prop, check)
+            out.cpu_by_property[prop.name] = out.cpu_by_property.get(prop.name, 0.0) + time.process_time() - began
             out.checked[prop.name] += 1
             if problem is None:
                 continue
