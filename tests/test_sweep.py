@@ -147,7 +147,7 @@ def test_verify_in_two_processes_finds_the_same_in_the_same_order(monkeypatch: p
     stand_in = Property("characteristics", _bob_or_bears, ("main1",), "a stand-in")
     monkeypatch.setitem(verifying.PROPERTIES, "characteristics", stand_in)
     cards = ["Grizzly Bears", "Giant Spider"]
-    run = dict(max_permanents=2, properties=["characteristics"], random_count=3, seed=5)
+    run = dict(max_permanents=2, tapped=False, properties=["characteristics"], random_count=3, seed=5)
     serial = verify(cards, **run)  # type: ignore[arg-type]
     two = verify(cards, **run, backend=Backend(jobs=2))  # type: ignore[arg-type]
     _same_reports(serial, two)
@@ -212,7 +212,7 @@ def ray_cluster() -> Iterator[None]:
 
 
 def test_verify_on_ray_is_the_serial_report(ray_cluster: None) -> None:
-    run = dict(max_permanents=1, properties=["characteristics"], random_count=2, seed=3)
+    run = dict(max_permanents=1, tapped=False, properties=["characteristics"], random_count=2, seed=3)
     cards = ["Grizzly Bears", "Giant Spider"]
     serial = verify(cards, **run)  # type: ignore[arg-type]
     on_ray = verify(cards, **run, backend=Backend("ray"))  # type: ignore[arg-type]

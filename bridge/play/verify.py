@@ -989,9 +989,11 @@ def verify(
         for checked in results:
             if checked is None or (deadline is not None and time.monotonic() > deadline):
                 return out
-            counts, findings = checked
+            counts, findings, cpu_by_property = checked
             for name, n in counts.items():
                 out.checked[name] += n
+            for name, seconds in cpu_by_property.items():
+                out.cpu_by_property[name] = out.cpu_by_property.get(name, 0.0) + seconds
             for finding in findings:  # in the order of the positions: the same findings, whatever the backend
                 _keep(out, seen_findings, finding)
             out.positions += 1
@@ -1012,16 +1014,17 @@ def _position_findings(
     rules_text: frozenset[str],
     wall_deadline: float | None,
     position: Position,
-) -> tuple[dict[str, int], list[Finding]] | None:
-    """The properties checked on one position: how many times each was checked, and the
-    findings (each once); None when the deadline (a time of the wall clock) has passed."""
+) -> tuple[dict[str, int], list[Finding], dict[str, float]] | None:
+    """The properties checked on one position: how many times each was checked, the
+    findings (each once) and the CPU seconds of each (in the process that checked them);
+    None when the deadline (a time of the wall clock) has passed."""
     deadline = None if wall_deadline is None else time.monotonic() + (wall_deadline - time.time())
     if deadline is not None and time.monotonic() > deadline:
         return None
     chosen = [PROPERTIES[name] for name in names]
     out = Report(checked=dict.fromkeys(names, 0))
     _check_position(position, chosen, pool, seed, rules_text, out, set(), deadline)
-    return out.checked, out.findings
+    return out.checked, out.findings, out.cpu_by_property
 
 
 def _check_position(
