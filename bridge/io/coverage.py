@@ -11,6 +11,13 @@ are counted.
 A citation of a number the rules text doesn't have (in any module or scenario, whatever the
 sections asked for) is listed as an error: with a scenario's ``cite``, its expected
 ``violations`` are checked too.
+
+A rule that is not both cited and exercised may be explained: ``uncovered.yaml`` in the
+folder of rule modules maps rule numbers to a one-line reason (a definition with nothing to
+decide, a rule of multiplayer games, an object the engine lacks, ...).  The figures count
+the rules "covered or explained"; the report shows each reason beside its rule.  An entry
+naming a number the rules text doesn't have, or a rule that is in fact both cited and
+exercised, is an error like an unknown citation.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from bridge.model.citations import (
     compact,
     expand,
@@ -31,12 +40,26 @@ from bridge.model.citations import (
     section_of,
 )
 from bridge.model.errors import InputError, quote
-from bridge.model.reading import read_text
+from bridge.model.reading import parse_yaml, read_text
 from bridge.model.scenario import load_scenario
 
-__all__ = ["DEFAULT_SECTIONS", "Coverage", "Row", "Unknown", "format_coverage", "measure", "parse_sections"]
+__all__ = [
+    "DEFAULT_SECTIONS",
+    "EXPLANATIONS",
+    "Coverage",
+    "Row",
+    "Unknown",
+    "format_coverage",
+    "measure",
+    "parse_sections",
+    "read_explanations",
+]
 
 DEFAULT_SECTIONS = "500-514,601-616,702,704"
+_FIELDS = ("rules", "asp", "scenarios", "both", "neither", "untouched", "explained", "covered_or_explained")
+# the file, in the folder of rule modules, that gives the reason a rule is not covered
+EXPLANATIONS = "uncovered.yaml"
+_REASON_CHARS = 200
 _SECTIONS = re.compile(r"(\d{3})(?:-(\d{3}))?")
 
 
@@ -63,6 +86,8 @@ class Row:
     both: int
     neither: int
     untouched: int  # neither it nor any subrule of it cited by a module or a scenario
+    explained: int = 0  # not both, and given a reason in uncovered.yaml
+    covered_or_explained: int = 0  # both, or explained
 
 
 @dataclass(frozen=True)
@@ -77,6 +102,8 @@ class Coverage:
     uncited: dict[str, list[str]]
     unknown: tuple[Unknown, ...]
     sources: dict[str, str] = field(default_factory=dict)
+    explained: dict[str, str] = field(default_factory=dict)  # rule -> reason, of the sections counted
+    unexplained: dict[str, list[str]] = field(default_factory=dict)  # by section, compactly
 
     def to_json(self) -> dict[str, Any]:
         """The figures and the lists as JSON data."""
@@ -87,6 +114,8 @@ class Coverage:
             "cited_by_asp": list(self.asp),
             "exercised_by_scenarios": list(self.scenarios),
             "cited_nowhere": self.uncited,
+            "explained": self.explained,
+            "unexplained": self.unexplained,
             "unknown_citations": [asdict(u) for u in self.unknown],
         }
 
@@ -157,17 +186,66 @@ def scenario_citations(folder: Path, known: Collection[str]) -> tuple[set[str], 
     return cited, unknown
 
 
-def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str]) -> Row:
+def read_explanations(path: Path, known: Collection[str]) -> tuple[dict[str, str], list[Unknown]]:
+    """The reasons ``uncovered.yaml`` gives (rule number -> one line), and its entries naming a
+    number the rules text doesn't have; no file, no reasons.  :class:`InputError` when it is
+    not a mapping of quoted rule numbers to one-line reasons, or names a rule twice."""
+    if not path.exists():
+        return {}, []
+    source = f"{path.parent.name}/{path.name}"
+    text = read_text(path, what="the reasons for uncovered rules")
+    data = parse_yaml(text, source)
+    if data is None:
+        return {}, []
+    if not isinstance(data, dict):
+        raise InputError("not a mapping of rule numbers to reasons", source=source)
+    root = yaml.compose(text)  # read already: for the keys as written and their lines
+    keys = root.value if isinstance(root, yaml.MappingNode) else []
+    seen: set[str] = set()
+    for key, _ in keys:
+        if key.value in seen:
+            raise InputError(
+                f"{quote(key.value)} is given twice", source=source, location=f"line {key.start_mark.line + 1}"
+            )
+        seen.add(key.value)
+    reasons: dict[str, str] = {}
+    unknown: list[Unknown] = []
+    for (key, _), (number, reason) in zip(keys, data.items()):
+        where = f"line {key.start_mark.line + 1}"
+        if not isinstance(number, str):
+            raise InputError(
+                f'the key {quote(key.value)} is not a rule number in quotes ("500.3": a bare 500.10 reads as 500.1)',
+                source=source,
+                location=where,
+            )
+        if not isinstance(reason, str) or not reason.strip() or "\n" in reason.strip() or len(reason) > _REASON_CHARS:
+            raise InputError(
+                f"the reason for {quote(number)} must be one line of text, at most {_REASON_CHARS} characters",
+                source=source,
+                location=where,
+            )
+        if number not in known:
+            unknown.append(Unknown(f"{source}: {where}", number, "no such rule in the rules text"))
+            continue
+        reasons[number] = reason.strip()
+    return reasons, unknown
+
+
+def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str], explained: Collection[str] = ()) -> Row:
     anywhere = asp | scenarios
     touched = anywhere | {n.rstrip("abcdefghijklmnopqrstuvwxyz") for n in anywhere}  # and the parents of subrules
+    both = sum(n in asp and n in scenarios for n in rules)
+    given = sum(n in explained and not (n in asp and n in scenarios) for n in rules)
     return Row(
         section,
         len(rules),
         sum(n in asp for n in rules),
         sum(n in scenarios for n in rules),
-        sum(n in asp and n in scenarios for n in rules),
+        both,
         sum(n not in anywhere for n in rules),
         sum(n not in touched for n in rules),
+        given,
+        both + given,
     )
 
 
@@ -179,16 +257,24 @@ def measure(rules_text: Path, modules: Path, scenarios: Path, sections: str = DE
     chosen = parse_sections(sections, known)
     asp, asp_unknown = asp_citations(modules, known)
     exercised, scenario_unknown = scenario_citations(scenarios, known)
+    reasons, reason_unknown = read_explanations(modules / EXPLANATIONS, known)
+    place = f"{modules.name}/{EXPLANATIONS}"
+    reason_unknown += [
+        Unknown(place, n, "given a reason, but cited and exercised: it is covered")
+        for n in sorted(reasons, key=rule_key)
+        if n in asp and n in exercised
+    ]
     by_section: dict[str, list[str]] = {s: [] for s in chosen}
     for n in sorted(known, key=rule_key):
         if "." in n and section_of(n) in by_section:
             by_section[section_of(n)].append(n)
-    rows = tuple(_row(s, rules, asp, exercised) for s, rules in by_section.items())
+    rows = tuple(_row(s, rules, asp, exercised, reasons) for s, rules in by_section.items())
     everything = [n for rules in by_section.values() for n in rules]
     total = Row(
         "all",
-        *(sum(getattr(r, f) for r in rows) for f in ("rules", "asp", "scenarios", "both", "neither", "untouched")),
+        *(sum(getattr(r, f) for r in rows) for f in _FIELDS),
     )
+    not_both = [n for n in everything if not (n in asp and n in exercised)]
     uncited = {
         s: compact((n for n in rules if n not in asp and n not in exercised), known) for s, rules in by_section.items()
     }
@@ -198,18 +284,22 @@ def measure(rules_text: Path, modules: Path, scenarios: Path, sections: str = DE
         asp=tuple(n for n in everything if n in asp),
         scenarios=tuple(n for n in everything if n in exercised),
         uncited={s: listed for s, listed in uncited.items() if listed},
-        unknown=tuple(asp_unknown + scenario_unknown),
+        unknown=tuple(asp_unknown + scenario_unknown + reason_unknown),
         sources={"rules_text": str(rules_text), "modules": str(modules), "scenarios": str(scenarios)},
+        explained={n: reasons[n] for n in not_both if n in reasons},
+        unexplained={
+            s: listed
+            for s, rules in by_section.items()
+            if (listed := compact((n for n in rules if n in not_both and n not in reasons), known))
+        },
     )
 
 
-_COLUMNS = ("section", "rules", "ASP", "scenarios", "both", "neither", "untouched")
+_COLUMNS = ("section", "rules", "ASP", "scenarios", "both", "neither", "untouched", "explained", "both|explained")
 
 
 def _table(rows: Iterable[Row]) -> list[str]:
-    cells = [_COLUMNS] + [
-        (r.section, *(str(x) for x in (r.rules, r.asp, r.scenarios, r.both, r.neither, r.untouched))) for r in rows
-    ]
+    cells = [_COLUMNS] + [(r.section, *(str(getattr(r, f)) for f in _FIELDS)) for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
     return [
         "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
@@ -224,9 +314,16 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
     lines.insert(-1, "-" * len(lines[0]))
     lines += textwrap.wrap(
         "ASP: cited in a rule module's comments; scenarios: named in a scenario's cite list; a rule "
-        "counts for its own number only; untouched: cited nowhere, nor is any subrule of it",
+        "counts for its own number only; untouched: cited nowhere, nor is any subrule of it; explained: "
+        f"not both, and given a reason in {EXPLANATIONS}",
         width,
     )
+    total = coverage.total
+    if total.rules:
+        lines.append(
+            f"both: {total.both} of {total.rules} ({100 * total.both / total.rules:.1f}%); both or explained: "
+            f"{total.covered_or_explained} ({100 * total.covered_or_explained / total.rules:.1f}%)"
+        )
     if coverage.uncited:
         lines.append("")
         lines.append("cited nowhere:")
@@ -238,8 +335,29 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
                 subsequent_indent=" " * 7,
                 break_on_hyphens=False,
             )
+    if coverage.explained:
+        lines.append("")
+        lines.append(f"not both cited and exercised, with the reason ({EXPLANATIONS}):")
+        width_n = max(len(n) for n in coverage.explained)
+        for number, reason in coverage.explained.items():
+            lines += textwrap.wrap(
+                reason, width, initial_indent=f"  {number.ljust(width_n)}  ", subsequent_indent=" " * (width_n + 4)
+            )
+    if coverage.unexplained:
+        lines.append("")
+        lines.append(f"not both cited and exercised, and no reason given in {EXPLANATIONS}:")
+        for section, listed in coverage.unexplained.items():
+            lines += textwrap.wrap(
+                ", ".join(listed),
+                width,
+                initial_indent=f"  {section}: ",
+                subsequent_indent=" " * 7,
+                break_on_hyphens=False,
+            )
     if coverage.unknown:
         lines.append("")
-        lines.append(f"{len(coverage.unknown)} citation(s) of numbers the rules text doesn't have:")
+        lines.append(
+            f"{len(coverage.unknown)} citation(s) of numbers the rules text doesn't have, or reasons misplaced:"
+        )
         lines += [f"  {u}" for u in coverage.unknown]
     return "\n".join(lines)
