@@ -463,7 +463,7 @@ def coverage(
         _writable_folder(Path(json_path).absolute().parent, "the figures")
     try:
         with Deadline(time_limit):
-            found = measure(text, Path(modules) if modules else rules_dir(), folder, sections)
+            found = measure(text, Path(modules) if modules else rules_dir(), folder, sections, CardPool.default().all())
     except InputError as exc:
         _fail(str(exc), exc)
     except TimeLimitReached:

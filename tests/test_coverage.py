@@ -13,7 +13,15 @@ import pytest
 from click.testing import CliRunner
 
 from bridge.cli import main
-from bridge.io.coverage import EXPLANATIONS, asp_citations, measure, read_explanations, scenario_citations
+from bridge.io.coverage import (
+    EXPLANATIONS,
+    asp_citations,
+    format_coverage,
+    measure,
+    read_explanations,
+    scenario_citations,
+)
+from bridge.model.cards import Card
 from bridge.model.citations import citations, compact, expand, read_rules_text, rule_key, rule_numbers
 from bridge.model.paths import rules_dir, rules_text_file, scenarios_dir
 
@@ -363,3 +371,65 @@ def test_the_real_reasons_name_rules_of_the_text_none_covered_in_order() -> None
     assert sorted(n for n in reasons if n in asp and n in exercised) == []  # none is in fact covered
     keys = re.findall(r'(?m)^"([^"]+)":', path.read_text())
     assert keys == sorted(reasons, key=rule_key) == sorted(keys, key=rule_key)  # one flat mapping, in order
+
+
+# ---------------------------------------------------------------------- keywords of the card pool
+KEYWORD_RULES = """\
+702 - Keyword Abilities
+  702.1 - Most abilities describe exactly what they do in the card's rules
+    text.
+  702.2 - Deathtouch
+  702.2a - One.
+  702.2b - Two.
+  702.9 - Flying
+  702.9a - One.
+  702.12 - Landwalk
+  702.12a - One.
+  702.34 - Morph
+  702.34a - One.
+"""
+
+
+def _card(name: str, text: str, abilities: list[Any], **more: Any) -> Card:
+    return Card.model_validate(
+        {"name": name, "types": ["creature"], "power": 1, "toughness": 1, "text": text, "abilities": abilities, **more}
+    )
+
+
+def test_the_keywords_of_the_pool_are_counted_by_their_group(tmp_path: Path) -> None:
+    text = tmp_path / "rules.txt"
+    text.write_text(KEYWORD_RULES)
+    modules = tmp_path / "rules"
+    modules.mkdir()
+    (modules / "m.lp").write_text("% CR 702.2a-b, 702.9a\nx.\n")
+    (modules / EXPLANATIONS).write_text('"702.2": the heading\n"702.34": the heading\n"702.34a": the engine lacks it\n')
+    scenarios = tmp_path / "scenarios"
+    (scenarios / "area").mkdir(parents=True)
+    (scenarios / "area" / "s.yaml").write_text(SCENARIO.format(cite="'702.2a', '702.2b', '702.9a'", violations=""))
+    cards = [
+        _card("Typhoid Rats", "Deathtouch", ["deathtouch"]),
+        _card("Wind Drake", "Flying", ["flying"]),
+        _card("Storm Crow", "Flying (It can't be blocked except by creatures with flying or reach.)", ["flying"]),
+        _card("Shadow Sprite", "Morph {2}", [], missing="morph"),
+        _card("Bog Wraith", "Swampwalk", [{"landwalk": "swamp"}]),
+        _card("Plain Bear", "A bear that flies in its dreams.", []),
+    ]
+    found = measure(text, modules, scenarios, "702", cards)
+    rows = {r.keyword: r for r in found.keywords}
+    assert list(rows) == ["deathtouch", "flying", "landwalk", "morph"]  # by rule number; no text mention counts
+    assert rows["flying"].cards == ("Storm Crow", "Wind Drake") and rows["flying"].in_card_files
+    assert (rows["deathtouch"].rules, rows["deathtouch"].both, rows["deathtouch"].explained) == (3, 2, 1)
+    assert rows["deathtouch"].covered and rows["morph"].covered and not rows["morph"].in_card_files
+    assert not rows["flying"].covered and rows["flying"].open == ("702.9",)
+    assert rows["landwalk"].open == ("702.12", "702.12a")
+    result = _run(
+        "--rules-text", str(text), "--modules", str(modules), "--scenarios", str(scenarios), "--sections", "702"
+    )
+    assert "keywords of the card pool: " in result.output  # the command reads the real pool
+    out = format_coverage(found)
+    assert (
+        "keywords of the card pool: 4, covered (each rule of the keyword both cited and exercised, or explained): 2"
+        in out
+    )
+    assert "  flying not covered: 702.9" in out and "  landwalk not covered: 702.12, 702.12a" in out
+    assert re.search(r"(?m)^morph\* +702\.34 +1 +2 +0 +2 +yes$", out), out

@@ -18,6 +18,11 @@ decide, a rule of multiplayer games, an object the engine lacks, ...).  The figu
 the rules "covered or explained"; the report shows each reason beside its rule.  An entry
 naming a number the rules text doesn't have, or a rule that is in fact both cited and
 exercised, is an error like an unknown citation.
+
+For section 702, the keywords the cards of the pool have are counted apart: those their files
+give (a keyword ability, or a keyword cost such as kicker) and those their printed text has on
+a line of keywords though the file leaves them out.  A keyword is covered when every rule of
+its group (``702.9`` and ``702.9a-c`` for flying) is both cited and exercised, or explained.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import Any
 
 import yaml
 
+from bridge.model.cards import Ability, Card
 from bridge.model.citations import (
     compact,
     expand,
@@ -47,11 +53,13 @@ __all__ = [
     "DEFAULT_SECTIONS",
     "EXPLANATIONS",
     "Coverage",
+    "KeywordRow",
     "Row",
     "Unknown",
     "format_coverage",
     "measure",
     "parse_sections",
+    "pool_keywords",
     "read_explanations",
 ]
 
@@ -91,6 +99,27 @@ class Row:
 
 
 @dataclass(frozen=True)
+class KeywordRow:
+    """A keyword that cards of the pool have: its rule of 702, the cards, whether their files
+    give it (or only their printed text has it), its group's rules and how many of them are
+    both cited and exercised, or explained; and the rules of the group that are neither."""
+
+    keyword: str
+    rule: str
+    cards: tuple[str, ...]
+    in_card_files: bool
+    rules: int
+    both: int
+    explained: int
+    open: tuple[str, ...]
+
+    @property
+    def covered(self) -> bool:
+        """Every rule of the keyword's group is both cited and exercised, or explained."""
+        return not self.open
+
+
+@dataclass(frozen=True)
 class Coverage:
     """The figures by section and in all, the rules cited by each side, those cited nowhere
     (compactly, by section) and the citations of numbers the text doesn't have."""
@@ -104,6 +133,7 @@ class Coverage:
     sources: dict[str, str] = field(default_factory=dict)
     explained: dict[str, str] = field(default_factory=dict)  # rule -> reason, of the sections counted
     unexplained: dict[str, list[str]] = field(default_factory=dict)  # by section, compactly
+    keywords: tuple[KeywordRow, ...] = ()  # of the card pool, when 702 is counted
 
     def to_json(self) -> dict[str, Any]:
         """The figures and the lists as JSON data."""
@@ -117,6 +147,7 @@ class Coverage:
             "explained": self.explained,
             "unexplained": self.unexplained,
             "unknown_citations": [asdict(u) for u in self.unknown],
+            "keywords": [{**asdict(k), "covered": k.covered} for k in self.keywords],
         }
 
 
@@ -231,6 +262,85 @@ def read_explanations(path: Path, known: Collection[str]) -> tuple[dict[str, str
     return reasons, unknown
 
 
+# a keyword heading of 702: "702.9 - Flying" (a name of at most three words)
+_KEYWORD_HEADING = re.compile(r"(?m)^[+*]?\s*(702\.\d+)\.?\s+-\s+([A-Za-z][A-Za-z '-]*?)\s*$")
+# keywords of card files named otherwise in 702, and the keyword costs of a card file
+_KEYWORD_GROUP = {"bands_with_other": "banding"}
+_COST_KEYWORDS = ("kicker", "buyback", "flashback", "equip")
+
+
+def keyword_headings(text: str) -> dict[str, str]:
+    """The keywords 702 defines, named as card files name them (``first_strike``), with their
+    rule numbers (``702.7``)."""
+    return {
+        "_".join(m[2].lower().split()): m[1]
+        for m in _KEYWORD_HEADING.finditer(text)
+        if len(m[2].split()) <= 3 and m[1] != "702.1"
+    }
+
+
+def _printed_keywords(card: Card, names: Collection[str]) -> set[str]:
+    """The keywords of ``names`` that begin a part of a line of the card's printed text
+    (reminder text aside): "Morph {4}{G}", "Flying, first strike", "Islandwalk"."""
+    found: set[str] = set()
+    body = re.sub(r"\([^)]*\)", "", card.text.split("----")[0])
+    for part in (p.strip().lower() for line in body.splitlines() for p in re.split(r"[,;]", line)):
+        for name in names:
+            words = name.replace("_", " ")
+            if re.match(rf"{re.escape(words)}(?:$|[\s\d{{—])", part):
+                found.add(name)
+        if re.match(r"[a-z]*walk\b", part):
+            found.add("landwalk")
+    return found
+
+
+def pool_keywords(cards: Iterable[Card], names: Collection[str]) -> dict[str, tuple[list[str], bool]]:
+    """For each keyword of ``names`` that a card has, the cards that have it and whether the
+    card files give it (else only the printed text of those cards has it)."""
+    given: dict[str, list[str]] = {}
+    printed: dict[str, list[str]] = {}
+    for card in cards:
+        have = {_KEYWORD_GROUP.get(a.keyword, a.keyword) for a in card.abilities if isinstance(a, Ability)}
+        have |= {k for k in _COST_KEYWORDS if getattr(card, k)}
+        for name in have & set(names):
+            given.setdefault(name, []).append(card.name)
+        for name in _printed_keywords(card, names) - have:
+            printed.setdefault(name, []).append(card.name)
+    out = {k: (sorted(v), True) for k, v in given.items()}
+    out |= {k: (sorted(v), False) for k, v in printed.items() if k not in given}
+    return out
+
+
+def _keyword_rows(
+    text: str,
+    cards: Iterable[Card],
+    known: Collection[str],
+    asp: set[str],
+    scenarios: set[str],
+    reasons: Collection[str],
+) -> tuple[KeywordRow, ...]:
+    headings = keyword_headings(text)
+    rows = []
+    for name, (holders, in_files) in pool_keywords(cards, headings).items():
+        rule = headings[name]
+        group = [n for n in known if n == rule or n.rstrip("abcdefghijklmnopqrstuvwxyz") == rule]
+        both = {n for n in group if n in asp and n in scenarios}
+        given = {n for n in group if n in reasons and n not in both}
+        rows.append(
+            KeywordRow(
+                name.replace("_", " "),
+                rule,
+                tuple(holders),
+                in_files,
+                len(group),
+                len(both),
+                len(given),
+                tuple(compact((n for n in group if n not in both and n not in given), known)),
+            )
+        )
+    return tuple(sorted(rows, key=lambda r: rule_key(r.rule)))
+
+
 def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str], explained: Collection[str] = ()) -> Row:
     anywhere = asp | scenarios
     touched = anywhere | {n.rstrip("abcdefghijklmnopqrstuvwxyz") for n in anywhere}  # and the parents of subrules
@@ -249,10 +359,17 @@ def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str], exp
     )
 
 
-def measure(rules_text: Path, modules: Path, scenarios: Path, sections: str = DEFAULT_SECTIONS) -> Coverage:
+def measure(
+    rules_text: Path,
+    modules: Path,
+    scenarios: Path,
+    sections: str = DEFAULT_SECTIONS,
+    cards: Iterable[Card] = (),
+) -> Coverage:
     """The coverage of the rules of ``sections`` (a ``--sections`` value) of the rules text by
-    the rule modules under ``modules`` and the scenario files under ``scenarios``;
-    :class:`InputError` for a file or a value that can't be used."""
+    the rule modules under ``modules`` and the scenario files under ``scenarios``, and with
+    702 among them, of the keywords of ``cards``; :class:`InputError` for a file or a value
+    that can't be used."""
     known = read_rules_text(rules_text)
     chosen = parse_sections(sections, known)
     asp, asp_unknown = asp_citations(modules, known)
@@ -278,7 +395,13 @@ def measure(rules_text: Path, modules: Path, scenarios: Path, sections: str = DE
     uncited = {
         s: compact((n for n in rules if n not in asp and n not in exercised), known) for s, rules in by_section.items()
     }
+    keywords = (
+        _keyword_rows(read_text(rules_text, what="the rules text"), cards, known, asp, exercised, reasons)
+        if "702" in chosen
+        else ()
+    )
     return Coverage(
+        keywords=keywords,
         rows=rows,
         total=total,
         asp=tuple(n for n in everything if n in asp),
@@ -305,6 +428,43 @@ def _table(rows: Iterable[Row]) -> list[str]:
         "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
         for row in cells
     ]
+
+
+def _keyword_table(rows: tuple[KeywordRow, ...], width: int) -> list[str]:
+    covered = sum(r.covered for r in rows)
+    lines = [
+        f"keywords of the card pool: {len(rows)}, covered (each rule of the keyword both cited and "
+        f"exercised, or explained): {covered}"
+    ]
+    cells = [("keyword", "rule", "cards", "rules", "both", "explained", "covered")] + [
+        (
+            r.keyword if r.in_card_files else f"{r.keyword}*",
+            r.rule,
+            str(len(r.cards)),
+            str(r.rules),
+            str(r.both),
+            str(r.explained),
+            "yes" if r.covered else "no",
+        )
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines += [
+        "  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+        for row in cells
+    ]
+    if any(not r.in_card_files for r in rows):
+        lines.append("*: printed on the cards, left out of their files")
+    for r in rows:
+        if not r.covered:
+            lines += textwrap.wrap(
+                ", ".join(r.open),
+                width,
+                initial_indent=f"  {r.keyword} not covered: ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+            )
+    return lines
 
 
 def format_coverage(coverage: Coverage, width: int = 100) -> str:
@@ -354,6 +514,9 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
                 subsequent_indent=" " * 7,
                 break_on_hyphens=False,
             )
+    if coverage.keywords:
+        lines.append("")
+        lines += _keyword_table(coverage.keywords, width)
     if coverage.unknown:
         lines.append("")
         lines.append(
