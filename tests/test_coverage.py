@@ -433,3 +433,11 @@ def test_the_keywords_of_the_pool_are_counted_by_their_group(tmp_path: Path) -> 
     )
     assert "  flying not covered: 702.9" in out and "  landwalk not covered: 702.12, 702.12a" in out
     assert re.search(r"(?m)^morph\* +702\.34 +1 +2 +0 +2 +yes$", out), out
+
+
+def test_every_keyword_of_the_real_pool_is_covered(real: tuple[Any, str, frozenset[str]]) -> None:
+    data, _, _ = real
+    keywords = data["keywords"]
+    names = {k["keyword"] for k in keywords}
+    assert {"flying", "first strike", "landwalk", "protection", "banding", "kicker", "equip", "morph"} <= names
+    assert [k["keyword"] for k in keywords if not k["covered"]] == []
