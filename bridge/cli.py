@@ -506,11 +506,14 @@ def coverage(
     time_limit: float,
 ) -> None:
     """For each rule of the sections, whether a rule module's comment cites it and whether a
-    scenario's cite list names it: a table by section, then the rules cited nowhere.  A rule
-    counts for its own number only (508.1 is not cited because 508.1d is; the column
-    "untouched" counts the rules cited nowhere, nor any subrule of them).  Exit status 0, or
-    1 when a module or scenario cites a number the rules text doesn't have (each is listed),
-    2 when a file or folder can't be used, 3 when the time limit stopped the count."""
+    scenario's cite list names it: a table by section, then the rules cited nowhere, then the
+    rules not both cited and exercised with the reason uncovered.yaml (in the folder of rule
+    modules) gives, and those without one.  A rule counts for its own number only (508.1 is
+    not cited because 508.1d is; the column "untouched" counts the rules cited nowhere, nor
+    any subrule of them).  Exit status 0, or 1 when a module, scenario or uncovered.yaml
+    names a number the rules text doesn't have, or uncovered.yaml explains a rule that is
+    both cited and exercised (each is listed), 2 when a file or folder can't be used, 3 when
+    the time limit stopped the count."""
     from bridge.io.coverage import format_coverage, measure
     from bridge.model.paths import rules_dir, rules_text_file, scenarios_dir
 
@@ -524,7 +527,7 @@ def coverage(
         _writable_folder(Path(json_path).absolute().parent, "the figures")
     try:
         with Deadline(time_limit):
-            found = measure(text, Path(modules) if modules else rules_dir(), folder, sections)
+            found = measure(text, Path(modules) if modules else rules_dir(), folder, sections, CardPool.default().all())
     except InputError as exc:
         _fail(str(exc), exc)
     except TimeLimitReached:

@@ -13,8 +13,16 @@ import pytest
 from click.testing import CliRunner
 
 from bridge.cli import main
-from bridge.io.coverage import measure
-from bridge.model.citations import citations, compact, expand, read_rules_text, rule_numbers
+from bridge.io.coverage import (
+    EXPLANATIONS,
+    asp_citations,
+    format_coverage,
+    measure,
+    read_explanations,
+    scenario_citations,
+)
+from bridge.model.cards import Card
+from bridge.model.citations import citations, compact, expand, read_rules_text, rule_key, rule_numbers
 from bridge.model.paths import rules_dir, rules_text_file, scenarios_dir
 
 RULES = """\
@@ -142,7 +150,7 @@ def test_a_small_tree_is_counted(tmp_path: Path) -> None:
     assert (row.neither, row.untouched) == (3, 2)
     assert found.asp == ("508.1a", "508.1b") and found.scenarios == ("508.1a", "508.2")
     assert found.uncited == {"508": ["508.1", "508.1c", "508.3"]}
-    assert found.total == row.__class__("all", 6, 2, 2, 1, 3, 2)
+    assert found.total == row.__class__("all", 6, 2, 2, 1, 3, 2, 0, 1)
     assert [(u.place, u.cited) for u in found.unknown] == [("rules/m.lp:4", "508.7")]
 
 
@@ -177,8 +185,28 @@ def _table(output: str) -> dict[str, dict[str, Any]]:
     """The rows of the printed table, by section."""
     lines = output.splitlines()
     head = lines[0].split()
-    assert head == ["section", "rules", "ASP", "scenarios", "both", "neither", "untouched"]
-    keys = ["section", "rules", "asp", "scenarios", "both", "neither", "untouched"]
+    assert head == [
+        "section",
+        "rules",
+        "ASP",
+        "scenarios",
+        "both",
+        "neither",
+        "untouched",
+        "explained",
+        "both|explained",
+    ]
+    keys = [
+        "section",
+        "rules",
+        "asp",
+        "scenarios",
+        "both",
+        "neither",
+        "untouched",
+        "explained",
+        "covered_or_explained",
+    ]
     rows = {}
     for line in lines[1:]:
         if re.fullmatch(r"-+", line):
@@ -188,6 +216,64 @@ def _table(output: str) -> dict[str, dict[str, Any]]:
             break
         rows[cells[0]] = dict(zip(keys, [cells[0], *map(int, cells[1:])]))
     return rows
+
+
+# ---------------------------------------------------------------------- reasons for rules not covered
+def test_reasons_are_shown_and_counted(tmp_path: Path) -> None:
+    text, modules, scenarios = _tree(tmp_path, "% CR 508.1a-b\nx.\n", [("'508.1a', '508.2'", "")])
+    (modules / EXPLANATIONS).write_text(
+        '"508.1b": exercised by no scenario yet\n"508.1c": a definition with nothing to decide\n'
+        '"509.1a": a rule of multiplayer games\n'
+    )
+    result = _small(text, modules, scenarios)
+    assert result.exit_code == 0, result.output
+    rows = _table(result.output)
+    # 508: 508.1a both; 508.1b (ASP only) and 508.1c explained; 508.1, 508.2, 508.3 neither both nor explained
+    assert (rows["508"]["both"], rows["508"]["explained"], rows["508"]["covered_or_explained"]) == (1, 2, 3)
+    assert (rows["509"]["explained"], rows["509"]["covered_or_explained"]) == (1, 1)
+    assert (rows["all"]["rules"], rows["all"]["covered_or_explained"]) == (8, 4)
+    assert "both: 1 of 8 (12.5%); both or explained: 4 (50.0%)" in result.output
+    assert "  508.1c  a definition with nothing to decide" in result.output
+    assert "  509.1a  a rule of multiplayer games" in result.output
+    unexplained = result.output[result.output.index("no reason given") :].splitlines()[1:]
+    assert unexplained == ["  508: 508.1-508.3", "  509: 509.1"]
+    found = measure(text, modules, scenarios, "508")
+    assert found.explained == {
+        "508.1b": "exercised by no scenario yet",
+        "508.1c": "a definition with nothing to decide",
+    }
+
+
+def test_a_reason_for_a_covered_or_unknown_rule_is_an_error(tmp_path: Path) -> None:
+    text, modules, scenarios = _tree(tmp_path, "% CR 508.1a-b\nx.\n", [("'508.1a'", "")])
+    (modules / EXPLANATIONS).write_text('"508.1a": said to be uncovered\n"508.7": no such rule\n')
+    result = _small(text, modules, scenarios)
+    assert result.exit_code == 1, result.output
+    errors = result.output[result.output.index("reasons misplaced") :].splitlines()[1:]
+    assert errors == [
+        "  rules/uncovered.yaml: line 2: 508.7 (no such rule in the rules text)",
+        "  rules/uncovered.yaml: 508.1a (given a reason, but cited and exercised: it is covered)",
+    ]
+    assert _table(result.output)["508"]["explained"] == 0
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("500.10: a bare number\n", "line 1: the key '500.10' is not a rule number in quotes"),
+        ('"508.1c": [a, list]\n', "the reason for '508.1c' must be one line"),
+        ('"508.1c": ""\n', "the reason for '508.1c' must be one line"),
+        ('"508.1c": one\n"508.1c": two\n', "line 2: '508.1c' is given twice"),
+        ("- 508.1c\n", "not a mapping of rule numbers to reasons"),
+        ('"508.1c": [unclosed\n', "not valid YAML"),
+    ],
+)
+def test_a_bad_reasons_file_is_one_line_exit_2(tmp_path: Path, content: str, message: str) -> None:
+    text, modules, scenarios = _tree(tmp_path, MODULE, [("'508.1a'", "")])
+    (modules / EXPLANATIONS).write_text(content)
+    result = _small(text, modules, scenarios)
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert result.output.count("\n") == 1 and "uncovered.yaml" in result.output
 
 
 # ---------------------------------------------------------------------- bad input
@@ -269,3 +355,89 @@ def test_the_real_tree_names_only_numbers_of_the_text(real: tuple[Any, str, froz
     assert "% CR 509.1c" in (rules_dir() / "combat" / "block.lp").read_text()
     # cited only through a range: 704.5a-s
     assert {"704.5a", "704.5k", "704.5s"} <= set(data["cited_by_asp"])
+
+
+def test_the_real_reasons_name_rules_of_the_text_none_covered_in_order() -> None:
+    text = rules_text_file()
+    folder = scenarios_dir()
+    if text is None or folder is None:
+        pytest.skip("the rules text (shared/seeds beside the checkout) or the scenarios are absent")
+    known = read_rules_text(text)
+    path = rules_dir() / EXPLANATIONS
+    reasons, unknown = read_explanations(path, known)
+    assert reasons and unknown == []  # every number is a rule of the text
+    asp, _ = asp_citations(rules_dir(), known)
+    exercised, _ = scenario_citations(folder, known)
+    assert sorted(n for n in reasons if n in asp and n in exercised) == []  # none is in fact covered
+    keys = re.findall(r'(?m)^"([^"]+)":', path.read_text())
+    assert keys == sorted(reasons, key=rule_key) == sorted(keys, key=rule_key)  # one flat mapping, in order
+
+
+# ---------------------------------------------------------------------- keywords of the card pool
+KEYWORD_RULES = """\
+702 - Keyword Abilities
+  702.1 - Most abilities describe exactly what they do in the card's rules
+    text.
+  702.2 - Deathtouch
+  702.2a - One.
+  702.2b - Two.
+  702.9 - Flying
+  702.9a - One.
+  702.12 - Landwalk
+  702.12a - One.
+  702.34 - Morph
+  702.34a - One.
+"""
+
+
+def _card(name: str, text: str, abilities: list[Any], **more: Any) -> Card:
+    return Card.model_validate(
+        {"name": name, "types": ["creature"], "power": 1, "toughness": 1, "text": text, "abilities": abilities, **more}
+    )
+
+
+def test_the_keywords_of_the_pool_are_counted_by_their_group(tmp_path: Path) -> None:
+    text = tmp_path / "rules.txt"
+    text.write_text(KEYWORD_RULES)
+    modules = tmp_path / "rules"
+    modules.mkdir()
+    (modules / "m.lp").write_text("% CR 702.2a-b, 702.9a\nx.\n")
+    (modules / EXPLANATIONS).write_text('"702.2": the heading\n"702.34": the heading\n"702.34a": the engine lacks it\n')
+    scenarios = tmp_path / "scenarios"
+    (scenarios / "area").mkdir(parents=True)
+    (scenarios / "area" / "s.yaml").write_text(SCENARIO.format(cite="'702.2a', '702.2b', '702.9a'", violations=""))
+    cards = [
+        _card("Typhoid Rats", "Deathtouch", ["deathtouch"]),
+        _card("Wind Drake", "Flying", ["flying"]),
+        _card("Storm Crow", "Flying (It can't be blocked except by creatures with flying or reach.)", ["flying"]),
+        _card("Shadow Sprite", "Morph {2}", [], missing="morph"),
+        _card("Bog Wraith", "Swampwalk", [{"landwalk": "swamp"}]),
+        _card("Plain Bear", "A bear that flies in its dreams.", []),
+    ]
+    found = measure(text, modules, scenarios, "702", cards)
+    rows = {r.keyword: r for r in found.keywords}
+    assert list(rows) == ["deathtouch", "flying", "landwalk", "morph"]  # by rule number; no text mention counts
+    assert rows["flying"].cards == ("Storm Crow", "Wind Drake") and rows["flying"].in_card_files
+    assert (rows["deathtouch"].rules, rows["deathtouch"].both, rows["deathtouch"].explained) == (3, 2, 1)
+    assert rows["deathtouch"].covered and rows["morph"].covered and not rows["morph"].in_card_files
+    assert not rows["flying"].covered and rows["flying"].open == ("702.9",)
+    assert rows["landwalk"].open == ("702.12", "702.12a")
+    result = _run(
+        "--rules-text", str(text), "--modules", str(modules), "--scenarios", str(scenarios), "--sections", "702"
+    )
+    assert "keywords of the card pool: " in result.output  # the command reads the real pool
+    out = format_coverage(found)
+    assert (
+        "keywords of the card pool: 4, covered (each rule of the keyword both cited and exercised, or explained): 2"
+        in out
+    )
+    assert "  flying not covered: 702.9" in out and "  landwalk not covered: 702.12, 702.12a" in out
+    assert re.search(r"(?m)^morph\* +702\.34 +1 +2 +0 +2 +yes$", out), out
+
+
+def test_every_keyword_of_the_real_pool_is_covered(real: tuple[Any, str, frozenset[str]]) -> None:
+    data, _, _ = real
+    keywords = data["keywords"]
+    names = {k["keyword"] for k in keywords}
+    assert {"flying", "first strike", "landwalk", "protection", "banding", "kicker", "equip", "morph"} <= names
+    assert [k["keyword"] for k in keywords if not k["covered"]] == []

@@ -11,6 +11,18 @@ are counted.
 A citation of a number the rules text doesn't have (in any module or scenario, whatever the
 sections asked for) is listed as an error: with a scenario's ``cite``, its expected
 ``violations`` are checked too.
+
+A rule that is not both cited and exercised may be explained: ``uncovered.yaml`` in the
+folder of rule modules maps rule numbers to a one-line reason (a definition with nothing to
+decide, a rule of multiplayer games, an object the engine lacks, ...).  The figures count
+the rules "covered or explained"; the report shows each reason beside its rule.  An entry
+naming a number the rules text doesn't have, or a rule that is in fact both cited and
+exercised, is an error like an unknown citation.
+
+For section 702, the keywords the cards of the pool have are counted apart: those their files
+give (a keyword ability, or a keyword cost such as kicker) and those their printed text has on
+a line of keywords though the file leaves them out.  A keyword is covered when every rule of
+its group (``702.9`` and ``702.9a-c`` for flying) is both cited and exercised, or explained.
 """
 
 from __future__ import annotations
@@ -22,6 +34,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from bridge.model.cards import Ability, Card
 from bridge.model.citations import (
     compact,
     expand,
@@ -31,12 +46,28 @@ from bridge.model.citations import (
     section_of,
 )
 from bridge.model.errors import InputError, quote
-from bridge.model.reading import read_text
+from bridge.model.reading import parse_yaml, read_text
 from bridge.model.scenario import load_scenario
 
-__all__ = ["DEFAULT_SECTIONS", "Coverage", "Row", "Unknown", "format_coverage", "measure", "parse_sections"]
+__all__ = [
+    "DEFAULT_SECTIONS",
+    "EXPLANATIONS",
+    "Coverage",
+    "KeywordRow",
+    "Row",
+    "Unknown",
+    "format_coverage",
+    "measure",
+    "parse_sections",
+    "pool_keywords",
+    "read_explanations",
+]
 
 DEFAULT_SECTIONS = "500-514,601-616,702,704"
+_FIELDS = ("rules", "asp", "scenarios", "both", "neither", "untouched", "explained", "covered_or_explained")
+# the file, in the folder of rule modules, that gives the reason a rule is not covered
+EXPLANATIONS = "uncovered.yaml"
+_REASON_CHARS = 200
 _SECTIONS = re.compile(r"(\d{3})(?:-(\d{3}))?")
 
 
@@ -63,6 +94,29 @@ class Row:
     both: int
     neither: int
     untouched: int  # neither it nor any subrule of it cited by a module or a scenario
+    explained: int = 0  # not both, and given a reason in uncovered.yaml
+    covered_or_explained: int = 0  # both, or explained
+
+
+@dataclass(frozen=True)
+class KeywordRow:
+    """A keyword that cards of the pool have: its rule of 702, the cards, whether their files
+    give it (or only their printed text has it), its group's rules and how many of them are
+    both cited and exercised, or explained; and the rules of the group that are neither."""
+
+    keyword: str
+    rule: str
+    cards: tuple[str, ...]
+    in_card_files: bool
+    rules: int
+    both: int
+    explained: int
+    open: tuple[str, ...]
+
+    @property
+    def covered(self) -> bool:
+        """Every rule of the keyword's group is both cited and exercised, or explained."""
+        return not self.open
 
 
 @dataclass(frozen=True)
@@ -77,6 +131,9 @@ class Coverage:
     uncited: dict[str, list[str]]
     unknown: tuple[Unknown, ...]
     sources: dict[str, str] = field(default_factory=dict)
+    explained: dict[str, str] = field(default_factory=dict)  # rule -> reason, of the sections counted
+    unexplained: dict[str, list[str]] = field(default_factory=dict)  # by section, compactly
+    keywords: tuple[KeywordRow, ...] = ()  # of the card pool, when 702 is counted
 
     def to_json(self) -> dict[str, Any]:
         """The figures and the lists as JSON data."""
@@ -87,7 +144,10 @@ class Coverage:
             "cited_by_asp": list(self.asp),
             "exercised_by_scenarios": list(self.scenarios),
             "cited_nowhere": self.uncited,
+            "explained": self.explained,
+            "unexplained": self.unexplained,
             "unknown_citations": [asdict(u) for u in self.unknown],
+            "keywords": [{**asdict(k), "covered": k.covered} for k in self.keywords],
         }
 
 
@@ -157,64 +217,254 @@ def scenario_citations(folder: Path, known: Collection[str]) -> tuple[set[str], 
     return cited, unknown
 
 
-def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str]) -> Row:
+def read_explanations(path: Path, known: Collection[str]) -> tuple[dict[str, str], list[Unknown]]:
+    """The reasons ``uncovered.yaml`` gives (rule number -> one line), and its entries naming a
+    number the rules text doesn't have; no file, no reasons.  :class:`InputError` when it is
+    not a mapping of quoted rule numbers to one-line reasons, or names a rule twice."""
+    if not path.exists():
+        return {}, []
+    source = f"{path.parent.name}/{path.name}"
+    text = read_text(path, what="the reasons for uncovered rules")
+    data = parse_yaml(text, source)
+    if data is None:
+        return {}, []
+    if not isinstance(data, dict):
+        raise InputError("not a mapping of rule numbers to reasons", source=source)
+    root = yaml.compose(text)  # read already: for the keys as written and their lines
+    keys = root.value if isinstance(root, yaml.MappingNode) else []
+    seen: set[str] = set()
+    for key, _ in keys:
+        if key.value in seen:
+            raise InputError(
+                f"{quote(key.value)} is given twice", source=source, location=f"line {key.start_mark.line + 1}"
+            )
+        seen.add(key.value)
+    reasons: dict[str, str] = {}
+    unknown: list[Unknown] = []
+    for (key, _), (number, reason) in zip(keys, data.items()):
+        where = f"line {key.start_mark.line + 1}"
+        if not isinstance(number, str):
+            raise InputError(
+                f'the key {quote(key.value)} is not a rule number in quotes ("500.3": a bare 500.10 reads as 500.1)',
+                source=source,
+                location=where,
+            )
+        if not isinstance(reason, str) or not reason.strip() or "\n" in reason.strip() or len(reason) > _REASON_CHARS:
+            raise InputError(
+                f"the reason for {quote(number)} must be one line of text, at most {_REASON_CHARS} characters",
+                source=source,
+                location=where,
+            )
+        if number not in known:
+            unknown.append(Unknown(f"{source}: {where}", number, "no such rule in the rules text"))
+            continue
+        reasons[number] = reason.strip()
+    return reasons, unknown
+
+
+# a keyword heading of 702: "702.9 - Flying" (a name of at most three words)
+_KEYWORD_HEADING = re.compile(r"(?m)^[+*]?\s*(702\.\d+)\.?\s+-\s+([A-Za-z][A-Za-z '-]*?)\s*$")
+# keywords of card files named otherwise in 702, and the keyword costs of a card file
+_KEYWORD_GROUP = {"bands_with_other": "banding"}
+_COST_KEYWORDS = ("kicker", "buyback", "flashback", "equip")
+
+
+def keyword_headings(text: str) -> dict[str, str]:
+    """The keywords 702 defines, named as card files name them (``first_strike``), with their
+    rule numbers (``702.7``)."""
+    return {
+        "_".join(m[2].lower().split()): m[1]
+        for m in _KEYWORD_HEADING.finditer(text)
+        if len(m[2].split()) <= 3 and m[1] != "702.1"
+    }
+
+
+def _printed_keywords(card: Card, names: Collection[str]) -> set[str]:
+    """The keywords of ``names`` that begin a part of a line of the card's printed text
+    (reminder text aside): "Morph {4}{G}", "Flying, first strike", "Islandwalk"."""
+    found: set[str] = set()
+    body = re.sub(r"\([^)]*\)", "", card.text.split("----")[0])
+    for part in (p.strip().lower() for line in body.splitlines() for p in re.split(r"[,;]", line)):
+        for name in names:
+            words = name.replace("_", " ")
+            if re.match(rf"{re.escape(words)}(?:$|[\s\d{{—])", part):
+                found.add(name)
+        if re.match(r"[a-z]*walk\b", part):
+            found.add("landwalk")
+    return found
+
+
+def pool_keywords(cards: Iterable[Card], names: Collection[str]) -> dict[str, tuple[list[str], bool]]:
+    """For each keyword of ``names`` that a card has, the cards that have it and whether the
+    card files give it (else only the printed text of those cards has it)."""
+    given: dict[str, list[str]] = {}
+    printed: dict[str, list[str]] = {}
+    for card in cards:
+        have = {_KEYWORD_GROUP.get(a.keyword, a.keyword) for a in card.abilities if isinstance(a, Ability)}
+        have |= {k for k in _COST_KEYWORDS if getattr(card, k)}
+        for name in have & set(names):
+            given.setdefault(name, []).append(card.name)
+        for name in _printed_keywords(card, names) - have:
+            printed.setdefault(name, []).append(card.name)
+    out = {k: (sorted(v), True) for k, v in given.items()}
+    out |= {k: (sorted(v), False) for k, v in printed.items() if k not in given}
+    return out
+
+
+def _keyword_rows(
+    text: str,
+    cards: Iterable[Card],
+    known: Collection[str],
+    asp: set[str],
+    scenarios: set[str],
+    reasons: Collection[str],
+) -> tuple[KeywordRow, ...]:
+    headings = keyword_headings(text)
+    rows = []
+    for name, (holders, in_files) in pool_keywords(cards, headings).items():
+        rule = headings[name]
+        group = [n for n in known if n == rule or n.rstrip("abcdefghijklmnopqrstuvwxyz") == rule]
+        both = {n for n in group if n in asp and n in scenarios}
+        given = {n for n in group if n in reasons and n not in both}
+        rows.append(
+            KeywordRow(
+                name.replace("_", " "),
+                rule,
+                tuple(holders),
+                in_files,
+                len(group),
+                len(both),
+                len(given),
+                tuple(compact((n for n in group if n not in both and n not in given), known)),
+            )
+        )
+    return tuple(sorted(rows, key=lambda r: rule_key(r.rule)))
+
+
+def _row(section: str, rules: list[str], asp: set[str], scenarios: set[str], explained: Collection[str] = ()) -> Row:
     anywhere = asp | scenarios
     touched = anywhere | {n.rstrip("abcdefghijklmnopqrstuvwxyz") for n in anywhere}  # and the parents of subrules
+    both = sum(n in asp and n in scenarios for n in rules)
+    given = sum(n in explained and not (n in asp and n in scenarios) for n in rules)
     return Row(
         section,
         len(rules),
         sum(n in asp for n in rules),
         sum(n in scenarios for n in rules),
-        sum(n in asp and n in scenarios for n in rules),
+        both,
         sum(n not in anywhere for n in rules),
         sum(n not in touched for n in rules),
+        given,
+        both + given,
     )
 
 
-def measure(rules_text: Path, modules: Path, scenarios: Path, sections: str = DEFAULT_SECTIONS) -> Coverage:
+def measure(
+    rules_text: Path,
+    modules: Path,
+    scenarios: Path,
+    sections: str = DEFAULT_SECTIONS,
+    cards: Iterable[Card] = (),
+) -> Coverage:
     """The coverage of the rules of ``sections`` (a ``--sections`` value) of the rules text by
-    the rule modules under ``modules`` and the scenario files under ``scenarios``;
-    :class:`InputError` for a file or a value that can't be used."""
+    the rule modules under ``modules`` and the scenario files under ``scenarios``, and with
+    702 among them, of the keywords of ``cards``; :class:`InputError` for a file or a value
+    that can't be used."""
     known = read_rules_text(rules_text)
     chosen = parse_sections(sections, known)
     asp, asp_unknown = asp_citations(modules, known)
     exercised, scenario_unknown = scenario_citations(scenarios, known)
+    reasons, reason_unknown = read_explanations(modules / EXPLANATIONS, known)
+    place = f"{modules.name}/{EXPLANATIONS}"
+    reason_unknown += [
+        Unknown(place, n, "given a reason, but cited and exercised: it is covered")
+        for n in sorted(reasons, key=rule_key)
+        if n in asp and n in exercised
+    ]
     by_section: dict[str, list[str]] = {s: [] for s in chosen}
     for n in sorted(known, key=rule_key):
         if "." in n and section_of(n) in by_section:
             by_section[section_of(n)].append(n)
-    rows = tuple(_row(s, rules, asp, exercised) for s, rules in by_section.items())
+    rows = tuple(_row(s, rules, asp, exercised, reasons) for s, rules in by_section.items())
     everything = [n for rules in by_section.values() for n in rules]
     total = Row(
         "all",
-        *(sum(getattr(r, f) for r in rows) for f in ("rules", "asp", "scenarios", "both", "neither", "untouched")),
+        *(sum(getattr(r, f) for r in rows) for f in _FIELDS),
     )
+    not_both = [n for n in everything if not (n in asp and n in exercised)]
     uncited = {
         s: compact((n for n in rules if n not in asp and n not in exercised), known) for s, rules in by_section.items()
     }
+    keywords = (
+        _keyword_rows(read_text(rules_text, what="the rules text"), cards, known, asp, exercised, reasons)
+        if "702" in chosen
+        else ()
+    )
     return Coverage(
+        keywords=keywords,
         rows=rows,
         total=total,
         asp=tuple(n for n in everything if n in asp),
         scenarios=tuple(n for n in everything if n in exercised),
         uncited={s: listed for s, listed in uncited.items() if listed},
-        unknown=tuple(asp_unknown + scenario_unknown),
+        unknown=tuple(asp_unknown + scenario_unknown + reason_unknown),
         sources={"rules_text": str(rules_text), "modules": str(modules), "scenarios": str(scenarios)},
+        explained={n: reasons[n] for n in not_both if n in reasons},
+        unexplained={
+            s: listed
+            for s, rules in by_section.items()
+            if (listed := compact((n for n in rules if n in not_both and n not in reasons), known))
+        },
     )
 
 
-_COLUMNS = ("section", "rules", "ASP", "scenarios", "both", "neither", "untouched")
+_COLUMNS = ("section", "rules", "ASP", "scenarios", "both", "neither", "untouched", "explained", "both|explained")
 
 
 def _table(rows: Iterable[Row]) -> list[str]:
-    cells = [_COLUMNS] + [
-        (r.section, *(str(x) for x in (r.rules, r.asp, r.scenarios, r.both, r.neither, r.untouched))) for r in rows
-    ]
+    cells = [_COLUMNS] + [(r.section, *(str(getattr(r, f)) for f in _FIELDS)) for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(_COLUMNS))]
     return [
         "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
         for row in cells
     ]
+
+
+def _keyword_table(rows: tuple[KeywordRow, ...], width: int) -> list[str]:
+    covered = sum(r.covered for r in rows)
+    lines = [
+        f"keywords of the card pool: {len(rows)}, covered (each rule of the keyword both cited and "
+        f"exercised, or explained): {covered}"
+    ]
+    cells = [("keyword", "rule", "cards", "rules", "both", "explained", "covered")] + [
+        (
+            r.keyword if r.in_card_files else f"{r.keyword}*",
+            r.rule,
+            str(len(r.cards)),
+            str(r.rules),
+            str(r.both),
+            str(r.explained),
+            "yes" if r.covered else "no",
+        )
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    lines += [
+        "  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+        for row in cells
+    ]
+    if any(not r.in_card_files for r in rows):
+        lines.append("*: printed on the cards, left out of their files")
+    for r in rows:
+        if not r.covered:
+            lines += textwrap.wrap(
+                ", ".join(r.open),
+                width,
+                initial_indent=f"  {r.keyword} not covered: ",
+                subsequent_indent="    ",
+                break_on_hyphens=False,
+            )
+    return lines
 
 
 def format_coverage(coverage: Coverage, width: int = 100) -> str:
@@ -224,9 +474,16 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
     lines.insert(-1, "-" * len(lines[0]))
     lines += textwrap.wrap(
         "ASP: cited in a rule module's comments; scenarios: named in a scenario's cite list; a rule "
-        "counts for its own number only; untouched: cited nowhere, nor is any subrule of it",
+        "counts for its own number only; untouched: cited nowhere, nor is any subrule of it; explained: "
+        f"not both, and given a reason in {EXPLANATIONS}",
         width,
     )
+    total = coverage.total
+    if total.rules:
+        lines.append(
+            f"both: {total.both} of {total.rules} ({100 * total.both / total.rules:.1f}%); both or explained: "
+            f"{total.covered_or_explained} ({100 * total.covered_or_explained / total.rules:.1f}%)"
+        )
     if coverage.uncited:
         lines.append("")
         lines.append("cited nowhere:")
@@ -238,8 +495,32 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
                 subsequent_indent=" " * 7,
                 break_on_hyphens=False,
             )
+    if coverage.explained:
+        lines.append("")
+        lines.append(f"not both cited and exercised, with the reason ({EXPLANATIONS}):")
+        width_n = max(len(n) for n in coverage.explained)
+        for number, reason in coverage.explained.items():
+            lines += textwrap.wrap(
+                reason, width, initial_indent=f"  {number.ljust(width_n)}  ", subsequent_indent=" " * (width_n + 4)
+            )
+    if coverage.unexplained:
+        lines.append("")
+        lines.append(f"not both cited and exercised, and no reason given in {EXPLANATIONS}:")
+        for section, listed in coverage.unexplained.items():
+            lines += textwrap.wrap(
+                ", ".join(listed),
+                width,
+                initial_indent=f"  {section}: ",
+                subsequent_indent=" " * 7,
+                break_on_hyphens=False,
+            )
+    if coverage.keywords:
+        lines.append("")
+        lines += _keyword_table(coverage.keywords, width)
     if coverage.unknown:
         lines.append("")
-        lines.append(f"{len(coverage.unknown)} citation(s) of numbers the rules text doesn't have:")
+        lines.append(
+            f"{len(coverage.unknown)} citation(s) of numbers the rules text doesn't have, or reasons misplaced:"
+        )
         lines += [f"  {u}" for u in coverage.unknown]
     return "\n".join(lines)
