@@ -27,6 +27,11 @@ from typing import Any
 
 import clingo
 
+from bridge.engine.solver import collect_less
+
+# the garbage collector as the mtgasp command sets it
+collect_less()
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEER_PYTHON = HERE / ".peers" / "bin" / "python"

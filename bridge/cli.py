@@ -24,6 +24,7 @@ import click
 
 from bridge.engine.board import partial_cards
 from bridge.engine.game import Game
+from bridge.engine.solver import collect_less
 from bridge.io.coverage import DEFAULT_SECTIONS
 from bridge.io.scenarios import default_choices, run_scenario
 from bridge.io.writing import write_whole
@@ -182,6 +183,7 @@ def main() -> None:
     rule, 2 an input can't be
     used (one line names the file, the place and the problem), 3 the time limit stopped the
     work, 130 an interrupt stopped it."""
+    collect_less()
 
 
 @main.command()
