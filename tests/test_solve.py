@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 from bridge.cli import main
 from bridge.engine.game import Game
 from bridge.io.scenarios import run_scenario
-from bridge.model.actions import Action, DeclareBlockers, action_from_yaml
+from bridge.model.actions import Action, DeclareBlockers, Pass, action_from_yaml
 from bridge.model.puzzle import Puzzle, load_puzzle
 from bridge.model.scenario import load_scenario
 from bridge.play.agents import decisions
@@ -23,18 +23,56 @@ from bridge.play.solve import SolveResult, differs_from_solution, emit_scenarios
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 FILES = sorted(PUZZLES.glob("*.yaml"))
+NODES = 5000  # the bound of a search in these tests: a count of actions, not seconds (the machine may be busy)
 
 
 @cache
 def _solved(name: str) -> tuple[Puzzle, SolveResult]:
     puzzle = load_puzzle(PUZZLES / name)
-    return puzzle, solve(Game(puzzle.state), puzzle.goal, time_limit=120)
+    return puzzle, solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=NODES)
 
 
 def test_the_suite_has_wins_and_no_wins() -> None:
     results = [load_puzzle(f).solution for f in FILES]
-    assert len(FILES) >= 10 and all(r is not None for r in results)
-    assert sum(r.result == "no_win" for r in results if r is not None) >= 3
+    assert len(FILES) >= 28 and all(r is not None for r in results)
+    assert sum(r.result == "no_win" for r in results if r is not None) >= 8
+    assert {load_puzzle(f).goal.kind for f in FILES} == {"win", "survive", "destroy", "control", "have"}
+
+
+# The line a player would try first, and the position after it no longer reaches the goal:
+# the puzzle's answer turns on the order, the step, the target or the spell held back.
+# (the puzzle, the actions of the naive line from the puzzle's position, "pass:STEP" passing
+# until that step begins)
+NAIVE_LINES = [
+    ("terror_through_regeneration.yaml", [{"cast": {"card": "blade", "targets": ["boa"]}}]),
+    ("pacify_the_wall.yaml", [{"cast": {"card": "unholy", "targets": ["cub"]}}]),
+    ("mind_control_not_threaten.yaml", [{"cast": {"card": "threaten", "targets": ["angel"]}}]),
+    ("lure_on_the_small_one.yaml", [{"cast": {"card": "lure", "targets": ["wurm"]}}]),
+    ("helix_answers_bolt.yaml", [{"cast": {"card": "helix", "targets": ["bob"]}}]),
+    ("fury_outstrikes_the_knight.yaml", [{"cast": {"card": "fury", "targets": ["knight"]}}]),
+    ("ajani_counters_before_combat.yaml", [{"activate": {"source": "ajani", "ability": 1}}]),
+    (
+        "ajani_counters_before_combat.yaml",
+        ["pass:declare_attackers", {"declare_attackers": {"cub1": "bob", "cub2": "bob"}}],
+    ),
+    ("nighthawk_blocks_the_wurm.yaml", ["pass:declare_blockers", {"declare_blockers": {"hawk": "bears"}}]),
+    ("tokens_after_attackers.yaml", [{"pass": "bob"}, {"cast": {"card": "alarm"}}]),
+]
+
+
+@pytest.mark.parametrize(("name", "naive"), NAIVE_LINES, ids=[f"{n[:-5]}-{k}" for k, (n, _) in enumerate(NAIVE_LINES)])
+def test_the_naive_line_no_longer_reaches_the_goal(name: str, naive: list[object]) -> None:
+    puzzle = load_puzzle(PUZZLES / name)
+    assert puzzle.solution is not None and puzzle.solution.result == "win"
+    game = Game(puzzle.state)
+    for step in naive:
+        if isinstance(step, str):
+            while game.state.step != step.removeprefix("pass:"):
+                game.push(Pass(by=decisions(game).player))
+        else:
+            game.push(TypeAdapter(Action).validate_python(action_from_yaml(step)))
+    found = solve(game, puzzle.goal, time_limit=None, max_nodes=NODES)
+    assert found.result == "no_win", found.stopped_by
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
