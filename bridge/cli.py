@@ -882,8 +882,20 @@ def _import_pzl(path: str, output: str | None) -> None:
 @click.option(
     "--progress/--no-progress", default=None, help="show the progress on standard error (default: on a terminal)"
 )
+@click.option(
+    "--prune/--no-prune",
+    default=True,
+    show_default=True,
+    help="leave out mana abilities of non-creature permanents activated by hand (paying a cost taps them)",
+)
 def solve(
-    path: str, time_limit: float, max_nodes: int | None, as_json: bool, emit: str | None, progress: bool | None
+    path: str,
+    time_limit: float,
+    max_nodes: int | None,
+    as_json: bool,
+    emit: str | None,
+    progress: bool | None,
+    prune: bool,
 ) -> None:
     """Solve a puzzle file (puzzles/README.md): a strategy that reaches the goal against every
     legal answer of the opponent (win), a refutation that answers each try of the puzzle
@@ -912,7 +924,12 @@ def solve(
 
     try:
         found = search(
-            game, puzzle.goal, time_limit=time_limit, max_nodes=max_nodes, on_progress=report if show else None
+            game,
+            puzzle.goal,
+            time_limit=time_limit,
+            max_nodes=max_nodes,
+            on_progress=report if show else None,
+            prune=prune,
         )
     except MtgaspError as exc:
         _fail(f"{path}: {exc}", exc)
@@ -935,7 +952,7 @@ def solve(
             click.echo(f"{found.result}: {found.outcome}; {summary}")
             click.echo(describe_tree(Game(puzzle.state), found.tree))
             if not found.tree_complete:
-                click.echo("(the tree is cut: it has too many lines)")
+                click.echo("(the tree is cut: it has too many lines, or the time limit came)")
         if differs:
             click.echo(f"the puzzle's solution differs: {differs}")
     if emit and found.result != "unknown":
