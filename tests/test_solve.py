@@ -168,16 +168,21 @@ def test_the_position_key_across_turns() -> None:
     assert position_key(later) != position_key(early.state)
 
 
-def test_pruning_keeps_every_answer() -> None:
+# the search without pruning costs some three to four times the pruned one on the two-turn
+# puzzles (benchmarks/README.md, where benchmarks/puzzles.py compares both ways on every puzzle):
+# here it runs on every one-turn puzzle and on one two-turn puzzle
+UNPRUNED = [f for f in FILES if f not in TWO_TURN] + [PUZZLES / "two_turn_block_then_draw_the_bolt.yaml"]
+
+
+@pytest.mark.parametrize("path", UNPRUNED, ids=[f.stem for f in UNPRUNED])
+def test_pruning_keeps_the_answer(path: Path) -> None:
     """The mana abilities of lands activated by hand, left out by the pruned search, change
-    no answer: on every bundled puzzle the search without pruning answers the same, and
-    pushes more actions on those where a land could be tapped by hand."""
-    for file in FILES:
-        _, pruned = _solved(file.name)
-        _, unpruned = _solved(file.name, prune=False)
-        assert unpruned.result == pruned.result, file.name
-        assert unpruned.nodes >= pruned.nodes, file.name
-    assert sum(_solved(f.name, False)[1].nodes for f in FILES) > sum(_solved(f.name)[1].nodes for f in FILES)
+    no answer: the search without pruning answers the same, pushing at least as many actions
+    (more where a land could be tapped by hand)."""
+    _, found = _solved(path.name)
+    _, unpruned = _solved(path.name, prune=False)
+    assert unpruned.result == found.result
+    assert unpruned.nodes >= found.nodes
 
 
 def test_limits_give_unknown() -> None:
