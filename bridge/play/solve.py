@@ -158,8 +158,9 @@ def tree_lines(tree: list[Branch], complete: bool = False) -> list[list[Action]]
 class SolveResult:
     """The answer: ``result``; ``tree``, the strategy (win) or the refutation (no_win), empty
     when unknown or when the goal is decided in the position itself; ``line``, the main line
-    (the first branch at each decision); ``stopped_by``, for unknown, the bound that stopped
-    the search; ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
+    (the first branch at each decision, through the tree's shared positions) and ``line_by``,
+    who took each of its actions; ``stopped_by``, for unknown, the bound that stopped the
+    search; ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
     ``transpositions``, the positions met again and answered from the transposition table;
     ``depth``, the most actions on a line searched; ``tree_complete``, False when the tree was cut
     at :data:`MAX_TREE_LINES` lines or by the time limit (the result stands)."""
@@ -167,6 +168,7 @@ class SolveResult:
     result: Result
     tree: list[Branch] = field(default_factory=list)
     line: list[Action] = field(default_factory=list)
+    line_by: list[str] = field(default_factory=list)
     stopped_by: str | None = None
     nodes: int = 0
     positions: int = 0
@@ -391,6 +393,7 @@ class Solver:
         while branches:
             first = branches[0]
             result.line.append(first.action)
+            result.line_by.append(first.by)
             game.push(first.action)
             branches = first.then
             if first.outcome == TRANSPOSED_OUTCOME:  # the main line goes on as from the first meeting
@@ -520,7 +523,7 @@ def differs_from_solution(puzzle: Puzzle, found: SolveResult) -> str | None:
         return None
     if found.result != known.result:
         return f"expected {known.result}, found {found.result}"
-    ours = [a for a in found.line if _actor(a, found) == puzzle.goal.player]
+    ours = [a for a, by in zip(found.line, found.line_by, strict=True) if by == puzzle.goal.player]
     for k, want in enumerate(known.first):
         if k >= len(ours) or not _agrees(want, ours[k]):
             got = action_json(ours[k]) if k < len(ours) else "nothing"
@@ -534,17 +537,6 @@ def _agrees(want: Action, got: Action) -> bool:
     given = want.model_dump(mode="json", exclude_defaults=True)
     found = got.model_dump(mode="json")
     return want.kind == got.kind and all(found.get(k) == v for k, v in given.items())
-
-
-def _actor(action: Action, found: SolveResult) -> str:
-    """Who took an action of the main line (as the tree records it)."""
-    branches = found.tree
-    for a in found.line:
-        b = branches[0]
-        if a is action:
-            return b.by
-        branches = b.then
-    return ""
 
 
 # ---------------------------------------------------------------------- proof by replay
