@@ -2,11 +2,14 @@
 side with python-mtg's ``find_win``.  Seconds are given by the wall clock and by this process's
 CPU time (on a shared machine the CPU time is the steadier figure).
 
-1. The bundled puzzles: each puzzle's result, seconds, actions pushed, positions and actions
-   per second, searched two ways side by side:
+1. The bundled puzzles: each puzzle's result, seconds, actions pushed, positions, positions
+   answered from the transposition table and actions per second, searched in the ways asked
+   for (``--way``, repeated; by default the first two) side by side:
 
-   - iterative deepening (depth 8 first, then 8 more each iteration);
-   - one pass to the goal's bound (the solver's default: no depth limit).
+   - ``pruned``: the solver's default, one pass to the goal's bound, mana abilities of
+     non-creature permanents activated by hand not searched (``bridge.play.solve.pruned``);
+   - ``unpruned``: one pass, every option searched (the search before that pruning);
+   - ``deepening``: iterative deepening (depth 8 first, then 8 more each iteration), pruned.
 
    Each answer is checked against the puzzle's ``solution:``.
 2. Forge's ``.pzl`` files (``../shared/puzzles/forge`` beside the checkout, or ``--forge DIR``):
@@ -17,12 +20,12 @@ CPU time (on a shared machine the CPU time is the steadier figure).
    (``forced=False``) and forced (every block tried), next to mtgasp's answer, and where they
    differ, the kind of difference.
 
-Run by hand:  .venv/bin/python benchmarks/puzzles.py [--time-limit 60] [--only NAME] [--forge DIR]
-              [--node-budget 4000] [--no-peer] [--one-pass] [--json FILE]
+Run by hand:  .venv/bin/python benchmarks/puzzles.py [--time-limit 300] [--only NAME] [--forge DIR]
+              [--way pruned --way unpruned --way deepening] [--node-budget 4000] [--no-peer] [--json FILE]
 
-(``--one-pass``: the solver's default way only.  Both ways in one process, the one-pass figures
-of a puzzle follow its deepening run, whose positions the engine has already answered: they
-are a warm start; with ``--one-pass`` each puzzle's figures are its first search of its positions.)
+(Several ways in one process: a puzzle's later ways find the engine's answers for the
+positions the first one met already kept, so they are a warm start; ``--way`` once gives each
+puzzle's first search of its positions.)
 """
 
 from __future__ import annotations
@@ -43,7 +46,11 @@ from bridge.model.paths import shared_folder
 from bridge.model.puzzle import Puzzle, load_puzzle
 from bridge.play.solve import SolveResult, differs_from_solution, solve
 
-WAYS = {"deepening": {"first_depth": 8}, "one pass": {}}
+WAYS: dict[str, dict[str, object]] = {
+    "pruned": {},
+    "unpruned": {"prune": False},
+    "deepening": {"first_depth": 8},
+}
 FORGE = shared_folder("puzzles", "forge")
 
 
@@ -102,14 +109,15 @@ def difference(ours: str, answer: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--time-limit", type=float, default=300.0)
     parser.add_argument("--only", help="only the puzzles whose file name contains this")
     parser.add_argument("--forge", type=Path, default=FORGE, help="the folder of Forge's .pzl files")
     parser.add_argument("--node-budget", type=int, default=4000, help="find_win's node budget")
     parser.add_argument("--no-peer", action="store_true", help="leave python-mtg out")
-    parser.add_argument("--one-pass", action="store_true", help="only one pass to the goal's bound")
+    parser.add_argument("--way", action="append", choices=sorted(WAYS), help="a way to search (repeat for more)")
     add_json_option(parser)
     args = parser.parse_args()
+    ways = args.way or ["pruned", "unpruned"]
     info = header()
     rows: list[dict[str, object]] = []
     ours: dict[str, SolveResult] = {}
@@ -124,40 +132,37 @@ def main() -> None:
             asked.append(made)
 
     print(
-        f"{'puzzle':34} {'way':10} {'result':8} {'s':>6} {'cpu s':>6} {'actions':>8} {'positions':>9} {'/s':>6}  check"
+        f"{'puzzle':34} {'way':9} {'result':8} {'s':>7} {'cpu s':>7} {'actions':>8} "
+        f"{'positions':>9} {'again':>6} {'/s':>5}  check"
     )
-    totals = {way: [0.0, 0.0, 0] for way in WAYS}
+    totals = {way: [0.0, 0.0, 0] for way in ways}
     for path in sorted((ROOT / "puzzles").glob("*.yaml")):
         if args.only and args.only not in path.name:
             continue
         puzzle = load_puzzle(path)
-        for way, options in WAYS.items():
-            if args.one_pass and way != "one pass":
-                continue
+        for way in ways:
             cpu = time.process_time()
-            found = solve(Game(puzzle.state), puzzle.goal, time_limit=args.time_limit, **options)
+            found = solve(Game(puzzle.state), puzzle.goal, time_limit=args.time_limit, **WAYS[way])  # type: ignore[arg-type]
             cpu = time.process_time() - cpu
             differs = differs_from_solution(puzzle, found)
             check = "as expected" if found.result != "unknown" and not differs else (differs or found.stopped_by)
             print(
-                f"{path.stem:34} {way:10} {found.result:8} {found.seconds:6.2f} {cpu:6.2f} {found.nodes:8} "
-                f"{found.positions:9} {found.nodes_per_second:6.0f}  {check}"
+                f"{path.stem:34} {way:9} {found.result:8} {found.seconds:7.2f} {cpu:7.2f} {found.nodes:8} "
+                f"{found.positions:9} {found.transpositions:6} {found.nodes_per_second:5.0f}  {check}"
             )
             totals[way][0] += found.seconds
             totals[way][1] += cpu
-            totals[way][2] += int(found.nodes)
+            totals[way][2] += found.nodes
             rows.append(row(f"{path.stem} ({way}) seconds", "s", found.seconds))
-            rows.append(row(f"{path.stem} ({way}) CPU seconds", "s", cpu))
+            rows.append(row(f"{path.stem} ({way}) cpu seconds", "s", cpu))
             rows.append(row(f"{path.stem} ({way}) actions", "actions", found.nodes))
-            ours[path.stem] = found
+            rows.append(row(f"{path.stem} ({way}) positions", "positions", found.positions))
+            if way == ways[0]:
+                ours[path.stem] = found
         for_peer(path.stem, puzzle)
     for way, (seconds, cpu_seconds, nodes) in totals.items():
-        if args.one_pass and way != "one pass":
-            continue
-        print(
-            f"all, {way}: {seconds:.1f} s ({cpu_seconds:.1f} s CPU), {nodes} actions, "
-            f"{nodes / max(seconds, 1e-9):.0f} actions/s"
-        )
+        rate = nodes / max(seconds, 1e-9)
+        print(f"all, {way}: {seconds:.1f} s ({cpu_seconds:.1f} s CPU), {nodes} actions, {rate:.0f} actions/s")
 
     pzls = sorted(args.forge.glob("*.pzl")) if args.forge is not None and args.forge.is_dir() else []
     if pzls:

@@ -950,6 +950,12 @@ def _import_pzl(path: str, output: str | None) -> None:
 @click.option(
     "--progress/--no-progress", default=None, help="show the progress on standard error (default: on a terminal)"
 )
+@click.option(
+    "--prune/--no-prune",
+    default=True,
+    show_default=True,
+    help="leave out mana abilities of non-creature permanents activated by hand (paying a cost taps them)",
+)
 @_sweep_options()
 def solve(
     paths: tuple[str, ...],
@@ -961,6 +967,7 @@ def solve(
     jobs: int | None,
     backend: str,
     address: str | None,
+    prune: bool,
 ) -> None:
     """Solve a puzzle file (puzzles/README.md): a strategy that reaches the goal against every
     legal answer of the opponent (win), a refutation that answers each try of the puzzle
@@ -975,12 +982,12 @@ def solve(
     where = _backend(backend, jobs, address)
     files = _puzzle_files(paths)
     if len(files) == 1 and files[0] == Path(paths[0]):
-        _solve_one(str(files[0]), time_limit, max_nodes, as_json, emit, progress)
+        _solve_one(str(files[0]), time_limit, max_nodes, as_json, emit, progress, prune)
         return
     if emit:
         _writable_folder(Path(emit), "the scenarios")
     statuses: list[int] = []
-    work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json)
+    work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json, prune)
     show = sys.stderr.isatty() if progress is None else progress
 
     def report(done: int, total: int | None) -> None:
@@ -1018,16 +1025,16 @@ def _puzzle_files(paths: Iterable[str]) -> list[Path]:
 
 
 def _solve_quietly(
-    time_limit: float, max_nodes: int | None, emit: str | None, as_json: bool, path: Path
+    time_limit: float, max_nodes: int | None, emit: str | None, as_json: bool, prune: bool, path: Path
 ) -> tuple[int, str]:
     """One puzzle of many solved: its exit status and its line (``as_json``: the answer as
     one JSON object, with the file's name, or the file and its error)."""
-    status, line, out = _solve_answer(time_limit, max_nodes, emit, path)
+    status, line, out = _solve_answer(time_limit, max_nodes, emit, prune, path)
     return status, json.dumps({"file": str(path)} | out) if as_json else line
 
 
 def _solve_answer(
-    time_limit: float, max_nodes: int | None, emit: str | None, path: Path
+    time_limit: float, max_nodes: int | None, emit: str | None, prune: bool, path: Path
 ) -> tuple[int, str, dict[str, object]]:
     from bridge.io.pzl import PzlError, load_pzl
     from bridge.model.puzzle import load_puzzle
@@ -1037,7 +1044,7 @@ def _solve_answer(
     name = _show(path)
     try:
         puzzle = load_pzl(str(path)) if path.suffix.lower() == ".pzl" else load_puzzle(str(path))
-        found = search(Game(puzzle.state), puzzle.goal, time_limit=time_limit, max_nodes=max_nodes)
+        found = search(Game(puzzle.state), puzzle.goal, time_limit=time_limit, max_nodes=max_nodes, prune=prune)
     except PzlError as exc:
         error = f"{name}: {len(exc.problems)} problem(s), the first: {one_line(exc.lines()[0], 500)}"
         return 2, f"ERROR {error}", {"error": error}
@@ -1079,7 +1086,13 @@ def _solve_died(as_json: bool, path: Path) -> tuple[int, str]:
 
 
 def _solve_one(
-    path: str, time_limit: float, max_nodes: int | None, as_json: bool, emit: str | None, progress: bool | None
+    path: str,
+    time_limit: float,
+    max_nodes: int | None,
+    as_json: bool,
+    emit: str | None,
+    progress: bool | None,
+    prune: bool = True,
 ) -> None:
     """One puzzle solved, its strategy or refutation printed (``mtgasp solve FILE``)."""
     from bridge.play.solve import Progress, describe_tree, differs_from_solution, emit_scenarios
@@ -1102,7 +1115,12 @@ def _solve_one(
 
     try:
         found = search(
-            game, puzzle.goal, time_limit=time_limit, max_nodes=max_nodes, on_progress=report if show else None
+            game,
+            puzzle.goal,
+            time_limit=time_limit,
+            max_nodes=max_nodes,
+            on_progress=report if show else None,
+            prune=prune,
         )
     except MtgaspError as exc:
         _fail(f"{path}: {exc}", exc)
@@ -1125,7 +1143,7 @@ def _solve_one(
             click.echo(f"{found.result}: {found.outcome}; {summary}")
             click.echo(describe_tree(Game(puzzle.state), found.tree))
             if not found.tree_complete:
-                click.echo("(the tree is cut: it has too many lines)")
+                click.echo("(the tree is cut: it has too many lines, or the time limit came)")
         if differs:
             click.echo(f"the puzzle's solution differs: {differs}")
     if emit and found.result != "unknown":

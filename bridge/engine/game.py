@@ -112,7 +112,11 @@ class Game(Board):
             raise IllegalActionError(verdict)
         self._history.append(self.state)
         before = self.state
-        self._set_state(after_action(self, before, self._after(action, model)))
+        try:
+            self._set_state(after_action(self, before, self._after(action, model)))
+        except BaseException:  # a limit or an interrupt on the way: the game stays as it was
+            self._set_state(self._history.pop())
+            raise
         self.log.append(action)
         return verdict
 

@@ -17,9 +17,11 @@ steps make every line long, so the shallow iterations decide little and are sear
 A transposition table keyed by :func:`~bridge.model.keys.position_key` keeps each
 position's proven result (``win``, ``no_win``: they hold at any depth) or the depth to which
 it was searched without being decided.  A position repeated on the line that leads to it is
-not decided (a loop proves nothing either way).  Move ordering: the puzzle player's actions
-but passing first, then passing; the opponent's passing first; mana abilities activated by
-hand last for both.
+not decided (a loop proves nothing either way).  Move ordering (:func:`ordered`): the
+puzzle player's actions but passing first, then passing (in the turns before the goal's,
+passing first); the opponent's passing first; mana abilities activated by hand last for
+both.  Pruning (:func:`pruned`): the mana abilities of non-creature permanents activated by
+hand are not searched.
 
 The answers are never guessed: ``no_win`` only when every line within the goal's bound was
 searched to its leaf (no depth cut, no repeated position, no limit), ``win`` only with the
@@ -47,7 +49,8 @@ from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBloc
 from bridge.model.keys import position_key
 from bridge.model.limits import Deadline, TimeLimitReached
 from bridge.model.puzzle import Goal, Puzzle
-from bridge.play.agents import decisions
+from bridge.model.state import ZONES
+from bridge.play.agents import Decision, decisions
 from bridge.play.moves import listed_options, push_listed
 
 __all__ = [
@@ -60,6 +63,7 @@ __all__ = [
     "emit_scenarios",
     "goal_status",
     "leaf_outcome",
+    "pruned",
     "scenario_action",
     "solve",
     "tree_lines",
@@ -71,7 +75,8 @@ _OPEN = "open"  # searched to a depth without being decided
 Result = Literal["win", "no_win", "unknown"]
 MAX_TREE_LINES = 5000  # the lines of a strategy or refutation tree kept at most
 ONE_PASS = 10**9  # a first depth no line reaches: one pass to the goal's bound
-CUT_OUTCOME = "not shown: the tree has too many lines"
+CUT_OUTCOME = "not shown: the tree has too many lines, or the time limit came"
+TRANSPOSED_OUTCOME = "the position met earlier in the tree: as there"
 
 
 def goal_status(game: Game, goal: Goal) -> bool | None:
@@ -153,17 +158,21 @@ def tree_lines(tree: list[Branch], complete: bool = False) -> list[list[Action]]
 class SolveResult:
     """The answer: ``result``; ``tree``, the strategy (win) or the refutation (no_win), empty
     when unknown or when the goal is decided in the position itself; ``line``, the main line
-    (the first branch at each decision); ``stopped_by``, for unknown, the bound that stopped
-    the search; ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
+    (the first branch at each decision, through the tree's shared positions) and ``line_by``,
+    who took each of its actions; ``stopped_by``, for unknown, the bound that stopped the
+    search; ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
+    ``transpositions``, the positions met again and answered from the transposition table;
     ``depth``, the most actions on a line searched; ``tree_complete``, False when the tree was cut
-    at :data:`MAX_TREE_LINES` lines."""
+    at :data:`MAX_TREE_LINES` lines or by the time limit (the result stands)."""
 
     result: Result
     tree: list[Branch] = field(default_factory=list)
     line: list[Action] = field(default_factory=list)
+    line_by: list[str] = field(default_factory=list)
     stopped_by: str | None = None
     nodes: int = 0
     positions: int = 0
+    transpositions: int = 0
     depth: int = 0
     seconds: float = 0.0
     tree_complete: bool = True
@@ -179,6 +188,7 @@ class SolveResult:
             "line": [action_json(a) for a in self.line],
             "nodes": self.nodes,
             "positions": self.positions,
+            "transpositions": self.transpositions,
             "depth": self.depth,
             "seconds": round(self.seconds, 3),
             "nodes_per_second": round(self.nodes_per_second, 1),
@@ -226,8 +236,12 @@ class Solver:
         depth_step: int = 8,
         on_progress: Callable[[Progress], None] | None = None,
         progress_every: float = 1.0,
+        prune: bool = True,
+        hold: bool = True,
     ) -> None:
         self.game = game
+        self.prune = prune
+        self.hold = hold
         self.goal = goal
         self.time_limit = time_limit or None
         self.max_nodes = max_nodes
@@ -237,6 +251,7 @@ class Solver:
         self.progress_every = progress_every
         self.table: dict[bytes, tuple[str, int]] = {}
         self.nodes = 0
+        self.transpositions = 0  # positions met again and answered from the table
         self.depth = 0  # the depth of the iteration
         self.deepest = 0  # the most actions from the start on a line searched
         self.base = len(game.log)
@@ -270,6 +285,7 @@ class Solver:
                 self.game.pop()
         result.nodes = self.nodes
         result.positions = len(self.table)
+        result.transpositions = self.transpositions
         result.depth = self.deepest
         result.seconds = time.monotonic() - self._started
         return result
@@ -303,6 +319,7 @@ class Solver:
         if known is not None:
             result, searched = known
             if result != _OPEN:
+                self.transpositions += 1
                 return result
             if searched >= depth:
                 self._cut = True  # still undecided at this depth
@@ -317,7 +334,7 @@ class Solver:
             return _OPEN
         decision = decisions(game)
         ours = decision.player == self.goal.player
-        options = ordered(listed_options(game, decision, self.base), ours)
+        options = self._options(decision, ours)
         path.add(key)
         undecided = False
         try:
@@ -342,6 +359,14 @@ class Solver:
         self.table[key] = (result, depth)
         return result
 
+    def _options(self, decision: Decision, ours: bool) -> list[Action]:
+        """The options searched at a decision, in the order they are tried, pruned when
+        :attr:`prune` is on (:func:`pruned`)."""
+        options = listed_options(self.game, decision, self.base)
+        if self.prune:
+            options = pruned(self.game, options)
+        return ordered(options, ours, hold=self.hold and ours and self.game.state.turn < self.goal.turn)
+
     def _count(self) -> None:
         self.nodes += 1
         now = time.monotonic()
@@ -360,6 +385,7 @@ class Solver:
         """The strategy (win) or refutation (no_win) read from the table."""
         result = SolveResult("win" if root == WIN else "no_win")
         self._lines = 0
+        self._expanded: dict[bytes, list[Branch]] = {}
         result.tree = self._tree(root == WIN)
         result.tree_complete = self._lines <= MAX_TREE_LINES
         game = self.game
@@ -367,18 +393,27 @@ class Solver:
         while branches:
             first = branches[0]
             result.line.append(first.action)
+            result.line_by.append(first.by)
             game.push(first.action)
             branches = first.then
+            if first.outcome == TRANSPOSED_OUTCOME:  # the main line goes on as from the first meeting
+                branches = self._expanded.get(position_key(game.state), [])
         result.outcome = leaf_outcome(game)
         return result
 
     def _tree(self, win: bool) -> list[Branch]:
         """The branches from the game's position: for a win, the puzzle player's winning
         action and every reply of the opponent; for no win, every action of the puzzle player
-        and the opponent's refuting reply."""
+        and the opponent's refuting reply.  A position already met in the tree (another order
+        of the same actions, a spell cast in another step that ends the same) is not expanded
+        again: its branch ends with :data:`TRANSPOSED_OUTCOME` and the tree goes on from where
+        the position was first met (without this, a tree spanning two turns has a line for each
+        step an instant could be cast in, and each of them the whole rest of the game)."""
         game = self.game
         if goal_status(game, self.goal) is not None:
             return []
+        if self.time_limit is not None and time.monotonic() - self._started > self.time_limit:
+            self._lines = max(self._lines, MAX_TREE_LINES + 1)  # the answer holds; its tree is cut
         if self._lines > MAX_TREE_LINES:
             return []
         decision = decisions(game)
@@ -386,15 +421,23 @@ class Solver:
         choose_one = ours == win  # the winner's choice: one branch
         wanted = WIN if win else NO_WIN
         branches: list[Branch] = []
-        for action in ordered(listed_options(game, decision, self.base), ours):
+        for action in self._options(decision, ours):
             game.push(action)
             try:
                 if self._child_result() != wanted:
                     if not choose_one:
                         raise AssertionError(f"a {wanted} position has a {self._child_result()} answer")
                     continue
-                branch = Branch(action, decision.player, self._tree(win))
-                if not branch.then:
+                branch = Branch(action, decision.player)
+                key = position_key(game.state) if goal_status(game, self.goal) is None else None
+                if key is not None and key in self._expanded:
+                    self._lines += 1
+                    branch.outcome = TRANSPOSED_OUTCOME
+                else:
+                    branch.then = self._tree(win)
+                    if key is not None and branch.then:
+                        self._expanded[key] = branch.then
+                if not branch.then and branch.outcome is None:
                     self._lines += 1
                     decided = goal_status(game, self.goal) is not None
                     branch.outcome = leaf_outcome(game) if decided else CUT_OUTCOME
@@ -415,11 +458,39 @@ class Solver:
         return known[0] if known is not None else _OPEN
 
 
-def ordered(options: tuple[Action, ...], ours: bool) -> list[Action]:
+def pruned(game: Game, options: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The options without the mana abilities of non-creature permanents activated by hand.
+
+    Why dropping them keeps every answer: mana made by hand goes to the pool and serves only
+    to pay a cost (CR 106.4); a player may activate the same mana abilities while paying a
+    spell's or an ability's cost (CR 601.2f, 602.2b), and the engine lists every way to pay
+    where the choice matters, so each use of mana made by hand is also a line where the
+    source is tapped while paying.  What the early activation adds is only the time between:
+    the source is tapped sooner, and mana left unspent empties from the pool at the end of
+    the step (CR 106.4) with no loss of life (no mana burn, glossary G13.6a).  Being tapped
+    sooner changes nothing for a permanent that is not a creature (a creature tapped can't
+    attack or block: those stay searched) unless a card looks at whether it is tapped, which
+    none of the bundled puzzles' cards does; ``mtgasp solve --no-prune`` searches them all.
+    The rules tell which sources are creatures (their characteristics after every effect)."""
+    by_hand = [a for a in options if isinstance(a, Activate) and a.mana]
+    if not by_hand:
+        return options
+    chars = game.all_characteristics()
+    keep = {a.source for a in by_hand if a.source in chars and "creature" in chars[a.source].types}
+    return tuple(a for a in options if not (isinstance(a, Activate) and a.mana) or a.source in keep)
+
+
+def ordered(options: tuple[Action, ...], ours: bool, hold: bool = False) -> list[Action]:
     """The options in the order they are tried: the puzzle player's actions but passing
-    first (declarations with more creatures first), then passing; the opponent's passing
-    first, then the rest (declarations with more creatures first); mana abilities activated
-    by hand last."""
+    first (declarations with more creatures first), then passing, or with ``hold`` (a turn
+    before the goal's) passing first; the opponent's passing first, then the rest
+    (declarations with more creatures first); mana abilities activated by hand last.
+
+    ``hold`` because a card kept is worth more while the opponent still has a turn to play:
+    a spell cast at the first chance in the turns before the goal's is seldom the one that
+    wins, and each such try costs the whole rest of the game to refute (measured on the
+    two-turn puzzles in benchmarks/README.md).  The order changes no answer, only how soon
+    it is found."""
 
     def rank(action: Action) -> tuple[int, int]:
         size = 0
@@ -429,9 +500,10 @@ def ordered(options: tuple[Action, ...], ours: bool) -> list[Action]:
             size = -len(action.blockers)
         if isinstance(action, Activate) and action.mana:
             return (2, size)
+        first = ours and not hold  # the puzzle player's actions before passing
         if isinstance(action, Pass):
-            return (1 if ours else 0, size)
-        return (0 if ours else 1, size)
+            return (1 if first else 0, size)
+        return (0 if first else 1, size)
 
     return sorted(options, key=rank)
 
@@ -451,7 +523,7 @@ def differs_from_solution(puzzle: Puzzle, found: SolveResult) -> str | None:
         return None
     if found.result != known.result:
         return f"expected {known.result}, found {found.result}"
-    ours = [a for a in found.line if _actor(a, found) == puzzle.goal.player]
+    ours = [a for a, by in zip(found.line, found.line_by, strict=True) if by == puzzle.goal.player]
     for k, want in enumerate(known.first):
         if k >= len(ours) or not _agrees(want, ours[k]):
             got = action_json(ours[k]) if k < len(ours) else "nothing"
@@ -467,23 +539,13 @@ def _agrees(want: Action, got: Action) -> bool:
     return want.kind == got.kind and all(found.get(k) == v for k, v in given.items())
 
 
-def _actor(action: Action, found: SolveResult) -> str:
-    """Who took an action of the main line (as the tree records it)."""
-    branches = found.tree
-    for a in found.line:
-        b = branches[0]
-        if a is action:
-            return b.by
-        branches = b.then
-    return ""
-
-
 # ---------------------------------------------------------------------- proof by replay
 def emit_scenarios(puzzle: Puzzle, found: SolveResult, folder: Path, stem: str) -> list[Path]:
     """Write each complete line of the strategy (win) or refutation (no_win) as a scenario
     file in ``folder``: the puzzle's position, the line's actions, and the outcome expected
     where it ends (the winner, the turn and step, the life totals, and what the goal judges:
-    the battlefields for destroy and have, the targets' controller for control).
+    the battlefields for destroy and have, the targets' controller for control; for a line
+    that ends where it meets a position another line goes on from, every zone of each player).
     ``mtgasp check`` on the folder replays them: the proof."""
     written: list[Path] = []
     lines = tree_lines(found.tree, complete=True)
@@ -492,12 +554,21 @@ def emit_scenarios(puzzle: Puzzle, found: SolveResult, folder: Path, stem: str) 
         for action in line:
             game.push(action)
         kind = "strategy" if found.result == WIN else "refutation"
+        expect = _expected(game, puzzle.goal)
+        title = f"{puzzle.title}: {kind} line {number} of {len(lines)}"
+        if goal_status(game, puzzle.goal) is None:
+            # a line that ends where it meets a position of another line (a transposition):
+            # the position is stated in full, zones in order, and that line goes on from it
+            title += " (to a position another line goes on from)"
+            expect["zones"] = {
+                p.name: {zone: [c.card for c in getattr(p, zone)] for zone in ZONES} for p in game.state.players
+            }
         scenario = {
-            "title": f"{puzzle.title}: {kind} line {number} of {len(lines)}",
+            "title": title,
             "cite": puzzle.cite or ["104.2a"],
             "state": puzzle.state.model_dump(mode="json", exclude_defaults=True),
             "do": [scenario_action(a) for a in line],
-            "expect": _expected(game, puzzle.goal),
+            "expect": expect,
         }
         path = folder / f"{stem}-{kind}-{number:04d}.yaml"
         write_whole(path, yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=100))
