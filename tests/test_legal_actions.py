@@ -252,6 +252,5 @@ def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_fo
     assert "divination" in legal.listing(game, "alice").payment_choices
     ways = legal.payments(game, "alice", "divination")
     assert ways == [["forest", "island", "mountain"]]
-    legal._SESSION_LITERALS.clear()
     legal._LISTING_SESSIONS.clear()
     assert legal.payments(Game.from_state(board), "alice", "divination") == ways

@@ -125,10 +125,7 @@ _SBA_ANSWERS: dict[tuple[str, str, frozenset[str | None]], tuple[CardPool, froze
 
 
 # The groundings of positions with the step left open, by position without its step (and pool).
-_TurnSession = tuple[Session, dict[tuple[object, ...], int], dict[tuple[object, ...], int]]
-
-
-_TURN_SESSIONS: dict[str, tuple[CardPool, _TurnSession]] = {}
+_TURN_SESSIONS: dict[str, tuple[CardPool, Session]] = {}
 
 # The turn questions' facts of the positions seen last, and the facts left out of them (the
 # step and what is tapped are open; who has priority and who passed are not read).
@@ -455,10 +452,11 @@ class Board:
         known = _SBA_ANSWERS.get(key)
         if known is not None and known[0] is self.pool:
             return known[1]
-        session, steps, tapped = self._turn_session(facts)
-        literals = [lit if args == (self.state.step,) else -lit for args, lit in steps.items()]
-        literals += [lit if args[0] in now_tapped else -lit for args, lit in tapped.items()]
-        model = session.solve(literals=literals).model
+        session = self._turn_session(facts)
+        step = self.state.step
+        signed = [(clingo.Function("step", [clingo.Function(s)]), s == step) for s in ALL_STEPS]
+        signed += [(clingo.Function("tapped", [clingo.String(p.id or "")]), p.tapped) for p in self.state.permanents()]
+        model = session.solve(signed=signed).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
         _SBA_ANSWERS[key] = (self.pool, model)
@@ -474,16 +472,16 @@ class Board:
         facts = (
             lines_without(position.facts, _TURN_OPEN)
             + "\n"
-            + " ".join(f"#external step({s})." for s in ALL_STEPS)
+            + " ".join(f"#external step({s}). [free]" for s in ALL_STEPS)
             + "\n"
-            + "\n".join(f"#external tapped({asp_string(p.id or '')})." for p in self.state.permanents())
+            + "\n".join(f"#external tapped({asp_string(p.id or '')}). [free]" for p in self.state.permanents())
         )
         if len(_TURN_FACTS) >= 64:
             del _TURN_FACTS[next(iter(_TURN_FACTS))]
         _TURN_FACTS[id(position)] = (position, facts)
         return facts
 
-    def _turn_session(self, facts: str) -> _TurnSession:
+    def _turn_session(self, facts: str) -> Session:
         """The position grounded with the step and which permanents are tapped left open (an
         external atom for each step and for each permanent being tapped): a turn whose steps
         change nothing else, or only what is tapped (mana paid, the untap step), is answered
@@ -491,8 +489,7 @@ class Board:
         cached = _TURN_SESSIONS.get(facts)
         if cached is not None and cached[0] is self.pool:
             return cached[1]
-        session = Session.shared(self.modules(*SBA, *TURN), facts)
-        known = session, session.free_externals("step", 1), session.free_externals("tapped", 1)
+        known = Session.shared(self.modules(*SBA, *TURN), facts)
         if len(_TURN_SESSIONS) >= 8:
             del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
         _TURN_SESSIONS[facts] = (self.pool, known)

@@ -51,8 +51,10 @@ def listing(game: Board, player: str) -> Listing:
     tapped or new and the combat's declarations left open (external atoms), so that the
     positions of a turn that differ only in those (passes, steps, mana paid) share one
     grounding."""
-    session, literals = _listing_session(game)
-    model = session.solve(literals=_fixed(game, player, literals)).model
+    session, opened = _listing_session(game)
+    # no attempt is enumerated (once the ways to pay are grounded, see payments)
+    literals = [-lit for lit in session.freed("enumerating", 1).values()]
+    model = session.solve(signed=_fixed(game, player, opened), literals=literals).model
     return _read_listing(model)
 
 
@@ -60,19 +62,17 @@ def payments(game: Board, player: str, key: str) -> list[list[str]]:
     """The ways to pay what ``player`` could try (a card id, or ``source/number`` for an
     ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
     it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
-    session, literals = _listing_session(game)
-    if ("payments", None) not in literals:
-        # the ways to pay are grounded once, when first asked for
-        session.ground([("payments", ())])
-        literals[("payments", None)] = 0
-        for args, lit in session.free_externals("enumerating", 1).items():
-            literals[("enumerating", args[0])] = lit
+    session, opened = _listing_session(game)
+    # the ways to pay are grounded once, when first asked for
+    session.ground([("payments", ())])
+    enumerating = session.free_externals("enumerating", 1)
     wanted = _attempt_text(key)
-    if ("enumerating", wanted) not in literals:
+    if (wanted,) not in enumerating:
         return []
-    fixed = _fixed(game, player, literals, enumerating=wanted)
+    fixed = _fixed(game, player, opened)
+    literals = [lit if args == (wanted,) else -lit for args, lit in enumerating.items()]
     ways: list[list[str]] = []
-    for model in session.solve(literals=fixed, project=True).models:
+    for model in session.solve(signed=fixed, literals=literals, project=True).models:
         kinds: dict[str, list[str]] = {}
         for s in atoms(model, "payment_source", 3):
             kinds.setdefault(s.arguments[2].string, []).append(s.arguments[1].string)
@@ -96,8 +96,8 @@ def _attempt_text(key: str) -> str:
 
 
 def _fixed(
-    game: Board, player: str, literals: dict[tuple[str, object], int], enumerating: str | None = None
-) -> list[int]:
+    game: Board, player: str, opened: dict[tuple[str, object], clingo.Symbol]
+) -> list[tuple[clingo.Symbol, bool]]:
     """The open atoms of the listing grounding set as the position has them."""
     state = game.state
     fixed: set[tuple[str, object]] = {("step", state.step), ("listing", player), ("active_player", state.active)}
@@ -106,9 +106,7 @@ def _fixed(
     fixed |= {(flag, p.id) for p in state.permanents() for flag in ("tapped", "sick") if getattr(p, flag)}
     fixed |= {("lands_played", (p.name, p.lands_played)) for p in state.players}
     fixed |= {("declared_in_combat", d) for d in state.declared}
-    if enumerating is not None:
-        fixed.add(("enumerating", enumerating))
-    return [lit if key in fixed else -lit for key, lit in literals.items() if lit]
+    return [(sym, key in fixed) for key, sym in opened.items()]
 
 
 def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
@@ -143,8 +141,7 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 # turn it is, what is tapped, what is new under its controller, whether a land was played, and
 # which declarations this combat has made
 _OPEN = frozenset({"step", "priority", "active_player", "tapped", "sick", "declared_in_combat", "lands_played"})
-_LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], int]]] = {}
-_SESSION_LITERALS: dict[int, tuple[Session, dict[tuple[str, object], int]]] = {}
+_LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], clingo.Symbol]]] = {}
 
 
 # the listing's facts of the positions seen last (the position's facts are the same object
@@ -169,45 +166,38 @@ def _kept_facts(game: Board) -> str:
     return kept
 
 
-def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], int]]:
-    """The position's listing grounding, with its open atoms by (predicate, argument)."""
+def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], clingo.Symbol]]:
+    """The position's listing grounding, with its open atoms (external, declared free) by
+    (predicate, argument)."""
     state = game.state
     kept = _kept_facts(game)
     known = _LISTING_SESSIONS.get(kept)
     if known is not None:
         return known
-    names = [asp_string(p.name) for p in state.players]
-    ids = [asp_string(p.id or "") for p in state.permanents()]
-    facts = (
-        kept
-        + "\n"
-        + " ".join(f"#external step({s})." for s in STEPS)
-        + "\n"
-        + " ".join(f"#external {pred}({n})." for pred in ("priority", "listing", "active_player") for n in names)
-        + "\n"
-        + " ".join(f"#external {flag}({o})." for flag in ("tapped", "sick") for o in ids)
-        + "\n"
-        + " ".join(f"#external lands_played({n}, {k})." for n in names for k in (0, 1))
-        + "\n"
-        + "#external declared_in_combat(attackers). #external declared_in_combat(blockers)."
-    )
+    names = [p.name for p in state.players]
+    ids = [p.id or "" for p in state.permanents()]
+    opened: dict[tuple[str, object], clingo.Symbol] = {}
+    for step in STEPS:
+        opened[("step", step)] = clingo.Function("step", [clingo.Function(step)])
+    for pred in ("priority", "listing", "active_player"):
+        for name in names:
+            opened[(pred, name)] = clingo.Function(pred, [clingo.String(name)])
+    for flag in ("tapped", "sick"):
+        for o in ids:
+            opened[(flag, o)] = clingo.Function(flag, [clingo.String(o)])
+    for name in names:
+        for k in (0, 1):
+            opened[("lands_played", (name, k))] = clingo.Function(
+                "lands_played", [clingo.String(name), clingo.Number(k)]
+            )
+    for declared in ("attackers", "blockers"):
+        opened[("declared_in_combat", declared)] = clingo.Function("declared_in_combat", [clingo.Function(declared)])
+    facts = kept + "\n" + " ".join(f"#external {sym}. [free]" for sym in opened.values())
     session = Session.shared(game.modules(*ACTING), facts)
-    # a session given again for another position with the same facts read has its literals
-    shared = _SESSION_LITERALS.get(id(session))
-    if shared is None or shared[0] is not session:
-        literals: dict[tuple[str, object], int] = {}
-        for pred in ("step", "priority", "listing", "active_player", "tapped", "sick", "declared_in_combat"):
-            for args, lit in session.free_externals(pred, 1).items():
-                literals[(pred, args[0])] = lit
-        for args, lit in session.free_externals("lands_played", 2).items():
-            literals[("lands_played", args)] = lit
-        shared = _SESSION_LITERALS[id(session)] = (session, literals)
-        if len(_SESSION_LITERALS) > 16:
-            del _SESSION_LITERALS[next(iter(_SESSION_LITERALS))]
     if len(_LISTING_SESSIONS) >= 8:
         del _LISTING_SESSIONS[next(iter(_LISTING_SESSIONS))]
-    _LISTING_SESSIONS[kept] = shared
-    return shared
+    known = _LISTING_SESSIONS[kept] = (session, opened)
+    return known
 
 
 def _attempt_key(attempt: clingo.Symbol) -> str:

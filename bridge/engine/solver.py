@@ -577,6 +577,7 @@ class Session:
         assumptions: Iterable[clingo.Symbol] = (),
         *,
         literals: Sequence[int] = (),
+        signed: Sequence[tuple[clingo.Symbol, bool]] = (),
         models: int = 0,
         optimal_only: bool = False,
         opt_mode: str | None = None,
@@ -588,9 +589,13 @@ class Session:
         optimizes nothing (every answer set is as good) the first answer set is the answer;
         a search whose objective grounds to nothing would otherwise list every answer set.
         ``project``: answer sets that differ only in atoms not shown are one.
-        Assumptions set atoms (externals) true."""
+        Assumptions set atoms (externals) true; ``signed`` sets atoms true or false by their
+        symbols (an external declared ``[free]`` needs no :meth:`free_externals`; a symbol
+        that is no atom of the program set false changes nothing, set true makes the
+        question unsatisfiable)."""
         assumptions = tuple(assumptions)
-        question = (assumptions, tuple(literals), models, optimal_only, opt_mode, best, project)
+        signed = tuple(signed)
+        question = (assumptions, tuple(literals), signed, models, optimal_only, opt_mode, best, project)
         known = self._answers.get(question)
         if known is not None:
             return known
@@ -615,6 +620,7 @@ class Session:
         started = time.perf_counter()
         try:
             fixed: list[tuple[clingo.Symbol, bool] | int] = [(a, True) for a in assumptions]
+            fixed.extend(signed)
             fixed.extend(literals)
             result = self._control.solve(assumptions=fixed, on_model=on_model)
         except RuntimeError as exc:
@@ -624,7 +630,7 @@ class Session:
         self._check_warnings("solving warned")
         solution = Solution(satisfiable=bool(result.satisfiable), models=tuple(found), unoptimized=unoptimized)
         if self._shadow is not None:
-            self._compare(solution, assumptions, literals, models, optimal_only, opt_mode, best, project)
+            self._compare(solution, assumptions, literals, signed, models, optimal_only, opt_mode, best, project)
         if len(self._answers) >= 256:
             self._answers.clear()
         self._answers[question] = solution
@@ -635,6 +641,7 @@ class Session:
         solution: Solution,
         assumptions: Iterable[clingo.Symbol],
         literals: Sequence[int],
+        signed: Sequence[tuple[clingo.Symbol, bool]],
         models: int,
         optimal_only: bool,
         opt_mode: str | None,
@@ -649,6 +656,7 @@ class Session:
         other = self._shadow.solve(
             assumptions,
             literals=shadow_literals,
+            signed=signed,
             models=models,
             optimal_only=optimal_only,
             opt_mode=opt_mode,
@@ -684,6 +692,10 @@ class Session:
         if self._shadow is not None:
             self._shadow.free_externals(name, arity)
         return out
+
+    def freed(self, name: str, arity: int) -> dict[tuple[object, ...], int]:
+        """The literals :meth:`free_externals` made free for a predicate (none before)."""
+        return self._freed.get((name, arity), {})
 
     def count(self, *, optimal: bool) -> int:
         """Count the answer sets (the optimal ones when ``optimal``) without keeping them."""
