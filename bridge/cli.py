@@ -44,17 +44,16 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-def _files(paths: Iterable[str]) -> list[Path]:
+def _files(paths: Iterable[str], suffixes: tuple[str, ...] = (".yaml",)) -> list[Path]:
+    """The files of the arguments: a folder stands for its files with one of ``suffixes``
+    (any case), in the order of their names."""
     out: list[Path] = []
     for p in map(Path, paths):
         try:
             folder = p.is_dir()
         except (OSError, ValueError):  # a name no file can have: reading it says so
             folder = False
-        if folder:
-            out.extend(sorted(p.rglob("*.yaml")))
-        else:
-            out.append(p)
+        out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in suffixes) if folder else [p])
     return out
 
 
@@ -980,7 +979,7 @@ def solve(
     3 a limit stopped the search (unknown); 130 an interrupt stopped it (what was known is
     printed)."""
     where = _backend(backend, jobs, address)
-    files = _puzzle_files(paths)
+    files = _files(paths, (".yaml", ".pzl"))
     if len(files) == 1 and files[0] == Path(paths[0]):
         _solve_one(str(files[0]), time_limit, max_nodes, as_json, emit, progress, prune)
         return
@@ -1010,18 +1009,6 @@ def solve(
 
 
 _SOLVE_STATUSES = {"solved": 0, "differ from their solution": 1, "can't be read": 2, "unknown": TIME_LIMIT_STATUS}
-
-
-def _puzzle_files(paths: Iterable[str]) -> list[Path]:
-    """The puzzle files of the arguments: a folder stands for its .yaml and .pzl files."""
-    out: list[Path] = []
-    for p in map(Path, paths):
-        try:
-            folder = p.is_dir()
-        except (OSError, ValueError):  # a name no file can have: reading it says so
-            folder = False
-        out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in (".yaml", ".pzl")) if folder else [p])
-    return out
 
 
 def _solve_quietly(

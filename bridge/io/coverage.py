@@ -430,6 +430,20 @@ def _table(rows: Iterable[Row]) -> list[str]:
     ]
 
 
+def _by_section(listed: dict[str, list[str]], width: int) -> list[str]:
+    """Rule numbers by section, each section's wrapped under its name."""
+    lines: list[str] = []
+    for section, numbers in listed.items():
+        lines += textwrap.wrap(
+            ", ".join(numbers),
+            width,
+            initial_indent=f"  {section}: ",
+            subsequent_indent=" " * 7,
+            break_on_hyphens=False,
+        )
+    return lines
+
+
 def _keyword_table(rows: tuple[KeywordRow, ...], width: int) -> list[str]:
     covered = sum(r.covered for r in rows)
     lines = [
@@ -485,16 +499,7 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
             f"{total.covered_or_explained} ({100 * total.covered_or_explained / total.rules:.1f}%)"
         )
     if coverage.uncited:
-        lines.append("")
-        lines.append("cited nowhere:")
-        for section, listed in coverage.uncited.items():
-            lines += textwrap.wrap(
-                ", ".join(listed),
-                width,
-                initial_indent=f"  {section}: ",
-                subsequent_indent=" " * 7,
-                break_on_hyphens=False,
-            )
+        lines += ["", "cited nowhere:", *_by_section(coverage.uncited, width)]
     if coverage.explained:
         lines.append("")
         lines.append(f"not both cited and exercised, with the reason ({EXPLANATIONS}):")
@@ -504,16 +509,8 @@ def format_coverage(coverage: Coverage, width: int = 100) -> str:
                 reason, width, initial_indent=f"  {number.ljust(width_n)}  ", subsequent_indent=" " * (width_n + 4)
             )
     if coverage.unexplained:
-        lines.append("")
-        lines.append(f"not both cited and exercised, and no reason given in {EXPLANATIONS}:")
-        for section, listed in coverage.unexplained.items():
-            lines += textwrap.wrap(
-                ", ".join(listed),
-                width,
-                initial_indent=f"  {section}: ",
-                subsequent_indent=" " * 7,
-                break_on_hyphens=False,
-            )
+        lines += ["", f"not both cited and exercised, and no reason given in {EXPLANATIONS}:"]
+        lines += _by_section(coverage.unexplained, width)
     if coverage.keywords:
         lines.append("")
         lines += _keyword_table(coverage.keywords, width)
