@@ -121,7 +121,7 @@ def test_a_small_diff_compares_every_question() -> None:
     assert [r.seed for r in results] == list(range(1, 7))
     assert all(r.error is None for r in results), [r.error for r in results]
     summary = diff.summarize(results)
-    for question in ("characteristics", "sba", "actions", "attack", "block"):
+    for question in ("characteristics", "sba", "actions", "attack", "block", "damage"):
         assert summary.compared.get(question, 0) > 0, question
     assert sum(summary.agreed.values()) <= sum(summary.compared.values())
 
@@ -155,3 +155,18 @@ def test_the_command_writes_the_summary(tmp_path: Path) -> None:
     assert document["boards"] == 2 and document["complete"]
     assert document["summary"]["compared"]["characteristics"] > 0
     assert result.exit_code == (1 if document["summary"]["classes"] or document["errors"] else 0)
+
+
+@needs_peer
+def test_a_division_the_order_forbids_is_a_known_edition_difference() -> None:
+    # board 33: Giant Spider blocked by Serra Angel then Goblin King tries 1 and 3: CR 510.1c
+    # forbids damage to the King before the Angel has lethal damage; today's rules have no
+    # damage assignment order, and phase accepts it
+    (result,) = diff.diff_boards([33], diff.load_differences())
+    (found,) = [d for d in result.disagreements if d.question == "assignment"]
+    assert found.mtgasp is False and found.peer == "accepted"
+    assert "510.1c" in found.rules
+    assert found.edition == "damage_assignment_order"
+    summary = diff.summarize([result])
+    assert summary.known == {"damage_assignment_order": 1}
+    assert "assignment: mtgasp illegal (510.1, 510.1c), phase legal" not in summary.classes

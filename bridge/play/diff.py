@@ -46,9 +46,11 @@ from bridge.engine.game import Game
 from bridge.model.actions import (
     Activate,
     Advance,
+    AssignDamage,
     Cast,
     DeclareAttackers,
     DeclareBlockers,
+    NextStep,
     OrderBlockers,
     Pass,
     PlayLand,
@@ -61,7 +63,7 @@ from bridge.play.agents import decisions
 from bridge.play.peers import phase as peer
 
 PLAYERS = ("alice", "bob")  # alice is the active player, seat 0 for the peer
-QUESTIONS = ("characteristics", "sba", "actions", "attack", "block", "damage")
+QUESTIONS = ("characteristics", "sba", "actions", "attack", "block", "assignment", "damage")
 DIFFERENCES_FILE = Path(__file__).resolve().parent / "peers" / "edition_differences.yaml"
 # the keywords both engines name; other abilities are not compared
 KEYWORDS = frozenset(
@@ -477,6 +479,7 @@ def _diff(board: Mapping[str, Any], out: BoardResult) -> None:
     order = {a: bs for a, bs in board["order"].items()}
     if order:
         game.push(OrderBlockers(orders=order))
+    _compare_assignment(board, game, clean, order, out)
     game.push(Advance(step="end_of_combat"))
     ours = _damage_outcome(game, board)
     theirs = clean.combat_damage(order)
@@ -490,6 +493,43 @@ def _diff(board: Mapping[str, Any], out: BoardResult) -> None:
         out.disagreements.append(
             Disagreement(out.seed, "damage", subject, ours, theirs, ("510.1", "510.2"), text, kind)
         )
+
+
+def _compare_assignment(
+    board: Mapping[str, Any], game: Game, theirs: peer.PhaseBoard, order: Mapping[str, list[str]], out: BoardResult
+) -> None:
+    """A random division of one multiply blocked attacker's combat damage among its blockers
+    (when no creature in the combat has first or double strike and it has no trample):
+    legal or not in each engine."""
+    fighting = set(board["attack"]) | set(board["block"])
+    strikers = [
+        i for i in fighting if {"first strike", "double strike"} & set(_keywords(game.characteristics(i).abilities))
+    ]
+    candidates = [a for a in sorted(order) if "trample" not in _keywords(game.characteristics(a).abilities)]
+    if strikers or not candidates:
+        return
+    rng = random.Random(board["seed"])
+    attacker = rng.choice(candidates)
+    power = game.characteristics(attacker).power or 0
+    if power <= 0:
+        return
+    split: dict[str, int] = {}
+    left = power
+    for blocker in order[attacker][:-1]:
+        split[blocker] = rng.randint(0, left)
+        left -= split[blocker]
+    split[order[attacker][-1]] = left
+    game.push(NextStep())
+    verdict = game.check(AssignDamage(assignments={attacker: split}))
+    game.pop()
+    rules = tuple(sorted(set(verdict.rules)))
+    text = "; ".join(f"{', '.join(v.rules)}: {v.message}" for v in verdict.violations)
+    names = _names(board)
+    subject = f"{names[attacker]} ({attacker}) assigns " + ", ".join(
+        f"{n} to {names[b]} ({b})" for b, n in split.items()
+    )
+    refused = theirs.try_assignment(attacker, split)
+    _declaration_disagreement(out, "assignment", subject, verdict.legal, refused, rules, text)
 
 
 def diff_boards(seeds: Iterable[int], differences: Sequence[EditionDifference] = ()) -> list[BoardResult]:

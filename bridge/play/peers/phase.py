@@ -244,6 +244,36 @@ class PhaseBoard:
             return str(exc) or "rejected"
         return None
 
+    def try_assignment(self, attacker: str, assignment: Mapping[str, int]) -> str | None:
+        """After accepted blocks, on a copy of the game: play on to ``attacker``'s combat damage
+        assignment (others' assigned by default) and answer it with ``assignment`` (blocker
+        id -> damage); None when phase accepts it, else its message."""
+        game = _engine().load_game(self.game.state())
+        for _ in range(200):
+            prompt = game.waiting_for()
+            if prompt["type"] == "Priority" and game.phase in ("EndCombat", "PostCombatMain"):
+                raise PeerError(f"no damage assignment was asked of {attacker}")
+            if prompt["type"] == "Priority":
+                game.apply(prompt["data"]["player"], _PASS)
+            elif prompt["type"] == "AssignCombatDamage":
+                data = prompt["data"]
+                if self.back.get(data["attacker_id"]) != attacker:
+                    game.apply(data["player"], self._assignment(game, data, []))
+                    continue
+                pairs = [[self.ids[b], n] for b, n in assignment.items()]
+                answer = {
+                    "type": "AssignCombatDamage",
+                    "data": {"mode": "Normal", "assignments": pairs, "trample_damage": 0, "controller_damage": 0},
+                }
+                try:
+                    game.apply(data["player"], answer)
+                except ValueError as exc:
+                    return str(exc) or "rejected"
+                return None
+            else:
+                raise PeerError(f"unexpected prompt in combat: {prompt['type']}")
+        raise PeerError("the damage assignment was not reached")
+
     def combat_damage(self, order: Mapping[str, Sequence[str]]) -> dict[str, Any]:
         """After accepted blocks: play to the end of combat, each attacker's damage assigned
         as mtgasp does by default (lethal damage to each blocker in ``order``, the rest to the
@@ -259,7 +289,7 @@ class PhaseBoard:
             elif prompt["type"] == "AssignCombatDamage":
                 data = prompt["data"]
                 wanted = [self.ids[b] for b in order.get(self.back.get(data["attacker_id"], ""), [])]
-                game.apply(data["player"], self._assignment(data, wanted))
+                game.apply(data["player"], self._assignment(game, data, wanted))
             elif prompt["type"] == "GameOver":
                 break
             else:
@@ -274,14 +304,14 @@ class PhaseBoard:
         }
         return {"life": [game.player(0)["life"], game.player(1)["life"]], "dead": dead, "damage": damage}
 
-    def _assignment(self, data: Mapping[str, Any], order: list[int]) -> dict[str, Any]:
+    def _assignment(self, game: Any, data: Mapping[str, Any], order: list[int]) -> dict[str, Any]:
         present = [b["blocker_id"] for b in data["blockers"]]
         blockers = [b for b in order if b in present] + sorted(set(present) - set(order))
         left = data["total_damage"]
         trample = data.get("trample") is not None
         assignments = []
         for i, b in enumerate(blockers):
-            obj = self.game.object(b)
+            obj = game.object(b)
             lethal = max(0, obj["toughness"] - obj["damage_marked"])
             n = left if i == len(blockers) - 1 and not trample else min(lethal, left)
             assignments.append([b, n])
