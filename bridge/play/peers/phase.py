@@ -201,8 +201,12 @@ class PhaseBoard:
         return out
 
     def state_based_actions(self) -> list[str]:
-        """The board's permanents that phase's state-based actions take off the battlefield."""
-        _debug(self.game, "RunStateBasedActions")
+        """The board's permanents that phase's state-based actions take off the battlefield,
+        checked as phase does before a player receives priority: the active player passes.
+        (phase's debug action ``RunStateBasedActions`` makes one pass only, where 704.3 checks
+        again until none applies: a creature that an anthem's source dying leaves at 0
+        toughness would stay.)"""
+        self.game.apply(0, _PASS)
         return sorted(bid for bid, oid in self.ids.items() if self.game.object(oid)["zone"] != "Battlefield")
 
     def priority_actions(self) -> list[list[str]]:
