@@ -298,8 +298,9 @@ def _compare_characteristics(
     board: Mapping[str, Any], game: Board, theirs: Mapping[str, Any], out: BoardResult
 ) -> None:
     names = _names(board)
+    every = game.all_characteristics()
     for pid in sorted(theirs, key=lambda i: int(i[1:])):
-        c = game.characteristics(pid)
+        c = every[pid]
         ours: dict[str, Any] = {"power": c.power, "toughness": c.toughness, "keywords": _keywords(c.abilities)}
         other: dict[str, Any] = dict(theirs[pid])
         other["keywords"] = [k for k in other["keywords"] if k in KEYWORDS]

@@ -114,39 +114,35 @@ def phase_boards(board: Mapping[str, Any]) -> tuple[PhaseBoard, PhaseBoard]:
         deck += [_FILLER] * max(_MIN_FILLER, _MIN_DECK - len(deck))
     engine = _engine()
     game = engine.new_game(decks[0], decks[1], seed=_SEED, first_player=0, format="Limited")
+    # the hands and libraries are set in the exported state (cards moving between a hidden
+    # zone and another: no characteristic changes), debug actions allowed, and the game loaded
     exported = game.state()
-    exported["state"]["debug_mode"] = True
-    exported["state"]["debug_permitted"] = [0]
+    state = exported["state"]
+    state["debug_mode"] = True
+    state["debug_permitted"] = [0]
+    free: dict[tuple[int, str], list[int]] = {}
+    for oid, obj in sorted(state["objects"].items(), key=lambda item: int(item[0])):
+        if obj["zone"] in ("Hand", "Library"):
+            free.setdefault((obj["owner"], obj["name"]), []).append(int(oid))
+    in_hand = [free[(0, card)].pop(0) for card in hand]
+    for seat, player in enumerate(state["players"]):
+        hidden = player["hand"] + player["library"]
+        player["hand"] = [oid for oid in hidden if oid in in_hand] if seat == 0 else []
+        player["library"] = [oid for oid in hidden if oid not in in_hand]
+        for oid in hidden:
+            state["objects"][str(oid)]["zone"] = "Hand" if oid in player["hand"] else "Library"
     game = engine.load_game(exported)
     while game.waiting_for()["type"] == "MulliganDecision":
         pending = game.waiting_for()["data"]["pending"]
         game.apply(pending[0]["player"], {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
 
-    state = game.state()["state"]
-    zone = {int(oid): obj["zone"] for oid, obj in state["objects"].items()}
-    free: dict[tuple[int, str], list[int]] = {}
-    for oid, obj in sorted(state["objects"].items(), key=lambda item: (item[1]["zone"] != "Hand", int(item[0]))):
-        if obj["zone"] in ("Hand", "Library"):
-            free.setdefault((obj["owner"], obj["name"]), []).append(int(oid))
-
-    def move(oid: int, to: str) -> None:
-        if zone[oid] != to:
-            _debug(game, "MoveToZone", {"object_id": oid, "to_zone": to, "simulate": False})
-            zone[oid] = to
-
-    in_hand = [free[(0, card)].pop(0) for card in hand]
     ids: dict[str, int] = {}
     for p in permanents:
         oid = free[(p["side"], p["card"])].pop()
         ids[p["id"]] = oid
-        move(oid, "Battlefield")
+        _debug(game, "MoveToZone", {"object_id": oid, "to_zone": "Battlefield", "simulate": False})
         if "Creature" in records[p["card"]]["types"]:
             _debug(game, "SetSummoningSickness", {"object_id": oid, "sick": False})
-    for oid in in_hand:
-        move(oid, "Hand")
-    for oid, where in list(zone.items()):
-        if where == "Hand" and oid not in in_hand:
-            move(oid, "Library")
     for p in permanents:
         oid = ids[p["id"]]
         if p.get("attached_to"):
