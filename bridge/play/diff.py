@@ -489,6 +489,10 @@ def _diff(board: Mapping[str, Any], out: BoardResult) -> None:
     if not same:
         parts = [k for k in ("life", "dead", "damage") if ours[k] != theirs[k]]
         kind = f"damage: {'/'.join(parts)} differ"
+        if any(len(attackers) > 1 for attackers in block.values()):
+            # CR 509.3, 510.1d: how a creature blocking several attackers divides its damage is
+            # the defending player's choice; phase asks for none and makes it itself
+            kind += " (a creature blocks several attackers)"
         text = f"blocks: {_describe(block, names) or 'none'}; order: {order}"
         subject = _describe(attack, names)
         out.disagreements.append(
