@@ -1359,3 +1359,122 @@ def verify(
     if not report.complete:
         _out_of_time(f"the time limit of {time_limit:g} s was reached after {report.positions} positions ({checked})")
     sys.exit(1 if report.findings else 0)
+
+
+@main.command()
+@click.option(
+    "--peer", default="phase", show_default=True, type=click.Choice(["phase"]), help="the engine to compare with"
+)
+@click.option("--boards", default=100, show_default=True, type=click.IntRange(min=1, max=10**6), help="boards compared")
+@click.option(
+    "--seed", default=1, show_default=True, type=click.IntRange(min=0, max=10**9), help="board i has seed S+i"
+)
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False),
+    help="also write the summary, every disagreement and every error here (JSON)",
+)
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1, max=64), help="processes")
+@click.option(
+    "--differences",
+    "differences_path",
+    type=click.Path(dir_okay=False),
+    help="the known edition differences (default: bridge/play/peers/edition_differences.yaml)",
+)
+@click.option(
+    "--list", "listed", default=50, show_default=True, type=click.IntRange(min=0), help="disagreements printed"
+)
+@_time_limit(3600, "the run")
+def diff(
+    peer: str,
+    boards: int,
+    seed: int,
+    json_path: str | None,
+    jobs: int,
+    differences_path: str | None,
+    listed: int,
+    time_limit: float,
+) -> None:
+    """Compare another rules engine (phase.rs, through phase-python) with mtgasp on random
+    boards: characteristics after the layers, state-based actions, the legal actions of the
+    player with priority, declarations of attackers and blockers, combat damage.  Every
+    disagreement is listed with mtgasp's explanation and the peer's answer, grouped into
+    classes with counts; the known edition differences are counted apart.  Exit status 0 no
+    disagreement (known differences apart), 1 disagreements or boards that failed, 2 the peer
+    is not installed or an input can't be used, 3 the time limit stopped the run."""
+    import time
+
+    from bridge.play import diff as diffing
+    from bridge.play.peers import phase as phase_peer
+
+    missing = phase_peer.unavailable()
+    if missing is not None:
+        _fail(missing)
+    try:
+        known = diffing.load_differences(Path(differences_path)) if differences_path else diffing.load_differences()
+    except InputError as exc:
+        _fail(str(exc), exc)
+    if json_path:
+        _writable_folder(Path(json_path).absolute().parent, "the summary")
+    seeds = list(range(seed, seed + boards))
+    started = time.monotonic()
+    deadline = started + time_limit if time_limit > 0 else None
+    results: list[diffing.BoardResult] = []
+    last = [started]
+
+    def progress() -> None:
+        now = time.monotonic()
+        if now - last[0] >= 10:
+            last[0] = now
+            rate = len(results) / max(now - started, 1e-9)
+            click.echo(f"{len(results)} of {boards} boards, {rate:.2f} boards/s", err=True)
+
+    complete = True
+    chunks = [seeds[i : i + 10] for i in range(0, len(seeds), 10)]
+    try:
+        with Deadline(time_limit + 120 if time_limit > 0 else 0, message="the diff was stopped past its time limit"):
+            if jobs == 1:
+                for chunk in chunks:
+                    if deadline is not None and time.monotonic() > deadline:
+                        complete = False
+                        break
+                    results += diffing.diff_boards(chunk, known)
+                    progress()
+            else:
+                import concurrent.futures
+
+                with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+                    pending = [pool.submit(diffing.diff_boards, chunk, known) for chunk in chunks]
+                    for future in pending:
+                        if deadline is not None and time.monotonic() > deadline:
+                            complete = False
+                            for rest in pending:
+                                rest.cancel()
+                            break
+                        results += future.result()
+                        progress()
+    except TimeLimitReached:
+        complete = False
+    summary = diffing.summarize(results, time.monotonic() - started)
+    if json_path:
+        document = {
+            "peer": peer,
+            "peer_version": phase_peer.version(),
+            "seed": seed,
+            "boards": boards,
+            "complete": complete,
+            "summary": summary.to_json(),
+            "known_differences": [d.__dict__ for d in known],
+            "disagreements": [d.__dict__ for r in results for d in r.disagreements],
+            "errors": {str(r.seed): r.error for r in results if r.error},
+        }
+        try:
+            write_whole(json_path, json.dumps(document, indent=1, default=str) + "\n")
+        except OSError as exc:
+            _fail(f"{json_path}: can't write the summary: {exc.strerror or exc}")
+    click.echo(f"peer: phase-python {phase_peer.version()}")
+    click.echo(diffing.format_summary(summary, results, listed))
+    if not complete:
+        _out_of_time(f"the time limit of {time_limit:g} s was reached after {len(results)} boards")
+    sys.exit(1 if summary.classes or summary.errors else 0)

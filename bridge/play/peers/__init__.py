@@ -1,0 +1,1 @@
+"""Other rules engines, driven to answer the questions ``mtgasp diff`` compares."""
