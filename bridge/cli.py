@@ -1375,7 +1375,6 @@ def verify(
     type=click.Path(dir_okay=False),
     help="also write the summary, every disagreement and every error here (JSON)",
 )
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1, max=64), help="processes")
 @click.option(
     "--differences",
     "differences_path",
@@ -1386,15 +1385,18 @@ def verify(
     "--list", "listed", default=50, show_default=True, type=click.IntRange(min=0), help="disagreements printed"
 )
 @_time_limit(3600, "the run")
+@_sweep_options()
 def diff(
     peer: str,
     boards: int,
     seed: int,
     json_path: str | None,
-    jobs: int,
     differences_path: str | None,
     listed: int,
     time_limit: float,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Compare another rules engine (phase.rs, through phase-python) with mtgasp on random
     boards: characteristics after the layers, state-based actions, the legal actions of the
@@ -1432,28 +1434,22 @@ def diff(
 
     complete = True
     chunks = [seeds[i : i + 10] for i in range(0, len(seeds), 10)]
+    where = _backend(backend, jobs, address)
     try:
-        with Deadline(time_limit + 120 if time_limit > 0 else 0, message="the diff was stopped past its time limit"):
-            if jobs == 1:
-                for chunk in chunks:
-                    if deadline is not None and time.monotonic() > deadline:
+        with (
+            Deadline(time_limit + 120 if time_limit > 0 else 0, message="the diff was stopped past its time limit"),
+            _on(where),
+        ):
+            done = sweep(functools.partial(diffing.diff_boards, differences=known), chunks, where)
+            try:
+                for chunk_results in done:
+                    results += chunk_results
+                    progress()
+                    if deadline is not None and time.monotonic() > deadline and len(results) < boards:
                         complete = False
                         break
-                    results += diffing.diff_boards(chunk, known)
-                    progress()
-            else:
-                import concurrent.futures
-
-                with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
-                    pending = [pool.submit(diffing.diff_boards, chunk, known) for chunk in chunks]
-                    for future in pending:
-                        if deadline is not None and time.monotonic() > deadline:
-                            complete = False
-                            for rest in pending:
-                                rest.cancel()
-                            break
-                        results += future.result()
-                        progress()
+            finally:
+                done.close()  # a sweep stopped early ends its processes
     except TimeLimitReached:
         complete = False
     summary = diffing.summarize(results, time.monotonic() - started)

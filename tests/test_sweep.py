@@ -269,3 +269,19 @@ def test_the_command_starts_a_quiet_local_ray_cluster_and_removes_it() -> None:
         assert os.listdir(temp) == []
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def _diff_document(path: Path, *options: str) -> dict[str, object]:
+    result = CliRunner().invoke(main, ["diff", "--boards", "12", "--seed", "30", "--json", str(path), *options])
+    assert result.exit_code in (0, 1), result.output
+    document = json.loads(path.read_text())
+    del document["summary"]["seconds"]
+    return document
+
+
+def test_diff_in_two_processes_and_on_ray_is_the_serial_run(tmp_path: Path, ray_cluster: None) -> None:
+    pytest.importorskip("phase")
+    serial = _diff_document(tmp_path / "serial.json")
+    assert serial["summary"]["boards"] == 12 and serial["complete"]  # type: ignore[index]
+    assert _diff_document(tmp_path / "two.json", "--jobs", "2") == serial
+    assert _diff_document(tmp_path / "ray.json", "--backend", "ray") == serial
