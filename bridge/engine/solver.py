@@ -55,7 +55,12 @@ def collect_less() -> None:
     long as the process.  What exists now goes to the permanent generation (never traversed
     again), and the youngest generation is collected after 100,000 allocations instead of 700.
     For commands and benchmarks (some 10% of a self-play game's CPU time); a library user's
-    program keeps its own settings unless it calls this."""
+    program keeps its own settings unless it calls this.  Once per process: garbage is
+    collected first, so that only live objects are frozen (frozen garbage would never be
+    freed)."""
+    if gc.get_freeze_count():
+        return
+    gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 20, 100)
 
