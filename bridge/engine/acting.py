@@ -16,7 +16,7 @@ import clingo
 
 from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
-from bridge.engine.solver import answer, atoms
+from bridge.engine.solver import answer, atoms, kept
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
 from bridge.model.cards import Card, TargetSpec
@@ -396,7 +396,7 @@ _COPYING = re.compile(r"\bcopies\(|ability, enters_as_copy")
 
 
 # the text cards of the permanents of the positions asked last, by position
-_TEXT_CARDS: dict[int, tuple[Position, dict[str, str]]] = {}
+_TEXT_CARDS: dict[int, tuple[Position, dict[str, str]]] = kept({})
 
 
 def _text_cards(game: Board) -> dict[str, str]:

@@ -22,9 +22,9 @@ import gc
 import os
 import re
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypedDict, Unpack
+from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
 
 import clingo
 import clingo.ast
@@ -39,6 +39,8 @@ __all__ = [
     "atoms",
     "collect_less",
     "fact_words",
+    "forget",
+    "kept",
     "lines_without",
     "live_statements",
     "module_statements",
@@ -63,6 +65,26 @@ def collect_less() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 20, 100)
+
+
+_FORGET: list[Callable[[], None]] = []
+_Cache = TypeVar("_Cache", bound=dict[Any, Any])
+
+
+def kept(cache: _Cache) -> _Cache:
+    """Register a module's dictionary of answers kept for questions asked again (sessions,
+    answer sets, facts of positions seen): :func:`forget` empties it."""
+    _FORGET.append(cache.clear)
+    return cache
+
+
+def forget() -> None:
+    """Forget every answer, session and position kept for questions asked again, so that the
+    next question is worked out from its facts (the parsed rule modules and what pruning
+    knows of them are kept: they don't depend on positions).  For benchmarks that time a
+    position met for the first time."""
+    for clear in _FORGET:
+        clear()
 
 
 @functools.cache
@@ -247,7 +269,7 @@ class _Line(NamedTuple):
 
 
 # Lines of facts seen, worked out once: positions share most of their lines.
-_LINES: dict[str, _Line] = {}
+_LINES: dict[str, _Line] = kept({})
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
@@ -453,7 +475,7 @@ def _prepare(
     return _Prepared(statements, _lines_read(facts, lines, read) if shows else facts, words)
 
 
-_SHARED: dict[tuple[object, ...], Session] = {}
+_SHARED: dict[tuple[object, ...], Session] = kept({})
 
 
 def _solve_configuration(control: clingo.Control) -> clingo.Configuration:
@@ -756,7 +778,7 @@ def solve(
     return Session(modules, facts, parts).solve(**options)
 
 
-_ANSWERS: dict[tuple[object, ...], Solution] = {}
+_ANSWERS: dict[tuple[object, ...], Solution] = kept({})
 
 
 def answer(modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequence[object]]] = ()) -> Solution:
@@ -779,7 +801,7 @@ def answer(modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequen
 
 # The atoms of the answers read last, by predicate (reading a symbol's name and arity goes
 # through clingo each time: an answer read for several predicates is indexed once).
-_INDEXED: dict[int, tuple[frozenset[clingo.Symbol], dict[tuple[str, int], list[clingo.Symbol]]]] = {}
+_INDEXED: dict[int, tuple[frozenset[clingo.Symbol], dict[tuple[str, int], list[clingo.Symbol]]]] = kept({})
 
 
 def atoms(model: frozenset[clingo.Symbol], name: str, arity: int) -> list[clingo.Symbol]:
