@@ -269,7 +269,7 @@ class _Line(NamedTuple):
 
 
 # Lines of facts seen, worked out once: positions share most of their lines.
-_LINES: dict[str, _Line] = kept({})
+_LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
