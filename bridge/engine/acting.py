@@ -9,7 +9,6 @@ question and reads the verdict.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Iterator
 
 import clingo
@@ -385,14 +384,10 @@ def permanent_card(game: Board, object_id: str) -> Card:
     copiable values come from (CR 706.2-706.3: ``text_card/2``; a Clone whose original has
     left keeps the card of the values it took)."""
     card = game.position.card(object_id)
-    if not _COPYING.search(game.position.live):
+    if "copies(" not in game.position.live and "ability, enters_as_copy" not in game.position.live:
         return card
     text = _text_cards(game).get(object_id)
     return game.pool.get(text) if text is not None and text != card.id else card
-
-
-# the facts of a position in which some object may be a copy (CR 706)
-_COPYING = re.compile(r"\bcopies\(|ability, enters_as_copy")
 
 
 # the text cards of the permanents of the positions asked last, by position

@@ -273,8 +273,21 @@ _LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
+# The lines of the facts texts split last (a position's facts are asked about several times).
+_SPLIT: dict[str, list[_Line]] = kept({})
+
+
 def _lines(facts: str) -> list[_Line]:
     """What pruning needs of each line of the facts."""
+    split = _SPLIT.get(facts)
+    if split is None:
+        if len(_SPLIT) >= 64:
+            del _SPLIT[next(iter(_SPLIT))]
+        split = _SPLIT[facts] = _split(facts)
+    return split
+
+
+def _split(facts: str) -> list[_Line]:
     known = _LINES
     out = []
     for line in facts.split("\n"):
