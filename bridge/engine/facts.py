@@ -11,7 +11,6 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from bridge.engine.solver import kept
 from bridge.model.cards import Card, CardPool, EffectSpec, slug
 from bridge.model.errors import InputError, UnknownCardError
 from bridge.model.state import ZONES, GameState, Player, StackObject
@@ -104,7 +103,7 @@ def stamps(state: GameState) -> tuple[dict[str, int], list[int]]:
 
 # The facts of each player and the player's zones, by player object (a state copied with other
 # fields changed keeps its players: their facts are made once).
-_PLAYER_FACTS: dict[int, tuple[Player, CardPool, list[str], dict[str, Card]]] = kept({})
+_PLAYER_FACTS: dict[int, tuple[Player, CardPool, list[str], dict[str, Card]]] = {}
 
 
 def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list[str], dict[str, Card]]:

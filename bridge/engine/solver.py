@@ -81,8 +81,9 @@ def kept(cache: _Cache) -> _Cache:
 def forget() -> None:
     """Forget every answer, session and position kept for questions asked again, so that the
     next question is worked out from its facts (the parsed rule modules and what pruning
-    knows of them are kept: they don't depend on positions).  For benchmarks that time a
-    position met for the first time."""
+    knows of them are kept: they don't depend on positions; so are the facts written for a
+    state object met before, bridge/engine/facts.py, which a copy of the state doesn't meet).
+    For benchmarks that time a position met for the first time."""
     for clear in _FORGET:
         clear()
 
