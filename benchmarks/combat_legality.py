@@ -7,10 +7,12 @@ untapped defending creature able to block it, CR 509.1c) and restrictions ("can'
 additional creature").  For N = 5, 10, 20, 40 it prints the median time of
 
   (a) checking one (legal) block declaration on a fresh position: from the validated state
-      to the verdict, facts and grounding included; next to it phase.rs validating and
-      applying the same declaration (``phase_peer.py``, in its own environment);
+      to the verdict, facts and grounding included, every answer the process kept forgotten
+      first; next to it phase.rs validating and applying the same declaration
+      (``phase_peer.py``, in its own environment); and the same check asked again of the same
+      position, answered from what the process kept ("kept");
   (b) checking many declarations on one position (grounded once), per declaration;
-  (c) counting all legal block declarations; for N <= 6 the count is confirmed by the
+  (c) counting all legal block declarations (fresh, as in (a)); for N <= 6 the count is confirmed by the
       brute-force reference of the tests (``tests/reference.py``).
 
 Run by hand:  .venv/bin/python benchmarks/combat_legality.py [--sizes 5 10 20 40]
@@ -176,7 +178,8 @@ def main() -> None:
         boards.append(b)
         s = state(b)
         Game(s).check(first)  # warm: rule modules are parsed once per process
-        fresh = median_ms(lambda: Game(s).check(first), args.repeats)
+        fresh = median_ms(lambda: Game(s).check(first), args.repeats, fresh=True)
+        kept = median_ms(lambda: Game(s).check(first), args.repeats)
         checker = game.checker("block")
         declarations = random_declarations(b, 50, seed=n)
         checker.check(declarations[0])
@@ -184,29 +187,30 @@ def main() -> None:
             declarations
         )
         count = len(game.legal_blocks)
-        count_ms = median_ms(lambda: len(Game(s).legal_blocks), max(3, args.repeats // 4))
+        count_ms = median_ms(lambda: len(Game(s).legal_blocks), max(3, args.repeats // 4), fresh=True)
         confirmed = ("yes" if reference_count(b) == count else "NO") if n <= 6 else "-"
-        rows.append((n, fresh, per_check, count, count_ms, confirmed))
+        rows.append((n, fresh, kept, per_check, count, count_ms, confirmed))
 
     peers = phase_times(boards, args.phase_python, args.repeats)
     title = (
-        f"{'N':>3} | {'(a) check fresh':>15} | {'phase.rs apply':>14} | {'(b) per check':>13} | "
+        f"{'N':>3} | {'(a) check fresh':>15} | {'phase.rs apply':>14} | {'(a) kept':>9} | {'(b) per check':>13} | "
         f"{'(c) count':>9} | {'count ms':>9} | brute force"
     )
     print(title)
     print("-" * len(title))
     figures = []
-    for (n, fresh, per_check, count, count_ms, confirmed), peer in zip(rows, peers):
+    for (n, fresh, kept, per_check, count, count_ms, confirmed), peer in zip(rows, peers):
         if peer and peer.get("block_ms") is not None:
             phase = f"{peer['block_ms']:.2f} ms" + ("" if peer.get("block_accepted", True) else " (rejected)")
         else:
             phase = "n/a"
         print(
-            f"{n:>3} | {fresh:>12.2f} ms | {phase:>14} | {per_check:>10.3f} ms | {count:>9} | "
+            f"{n:>3} | {fresh:>12.2f} ms | {phase:>14} | {kept:>6.2f} ms | {per_check:>10.3f} ms | {count:>9} | "
             f"{count_ms:>6.1f} ms | {confirmed}"
         )
         peer_ms = peer.get("block_ms") if peer and peer.get("block_accepted", True) else None
         figures.append(row(f"N={n}: check one block declaration, fresh position", "ms", fresh, peer_ms))
+        figures.append(row(f"N={n}: check one block declaration, asked again (kept)", "ms", kept))
         figures.append(row(f"N={n}: check a declaration, position grounded once", "ms", per_check))
         figures.append(row(f"N={n}: count the legal declarations ({count})", "ms", count_ms))
     agree = []

@@ -27,7 +27,7 @@ from typing import Any
 
 import clingo
 
-from bridge.engine.solver import collect_less
+from bridge.engine.solver import collect_less, forget
 
 # the garbage collector as the mtgasp command sets it
 collect_less()
@@ -125,18 +125,23 @@ def write_json(path: Path | None, info: dict[str, str], rows: list[dict[str, obj
 
 
 # ---------------------------------------------------------------------- timing
-def times_ms(run: Callable[[], object], repeats: int) -> list[float]:
-    """The time of each of ``repeats`` runs, in ms."""
+def times_ms(run: Callable[[], object], repeats: int, fresh: bool = False) -> list[float]:
+    """The time of each of ``repeats`` runs, in ms.  ``fresh``: every answer, session and
+    position the process kept is forgotten before each run (outside the time), so that a run
+    on a position asked before is worked out again, as for a position met the first time;
+    otherwise a question asked again is answered from what was kept."""
     out = []
     for _ in range(repeats):
+        if fresh:
+            forget()
         started = time.perf_counter()
         run()
         out.append((time.perf_counter() - started) * 1000)
     return out
 
 
-def median_ms(run: Callable[[], object], repeats: int) -> float:
-    return statistics.median(times_ms(run, repeats))
+def median_ms(run: Callable[[], object], repeats: int, fresh: bool = False) -> float:
+    return statistics.median(times_ms(run, repeats, fresh))
 
 
 def p90(values: list[float]) -> float:

@@ -50,6 +50,7 @@ WAYS: dict[str, dict[str, object]] = {
     "pruned": {},
     "unpruned": {"prune": False},
     "deepening": {"first_depth": 8},
+    "dfpn": {"search": "dfpn"},
 }
 FORGE = shared_folder("puzzles", "forge")
 

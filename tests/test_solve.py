@@ -31,9 +31,10 @@ MAX_NODES = 50_000
 
 
 @cache
-def _solved(name: str, prune: bool = True) -> tuple[Puzzle, SolveResult]:
+def _solved(name: str, prune: bool = True, search: str = "dfs") -> tuple[Puzzle, SolveResult]:
     puzzle = load_puzzle(PUZZLES / name)
-    return puzzle, solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, prune=prune)
+    found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, prune=prune, search=search)
+    return puzzle, found
 
 
 def test_the_suite_has_wins_and_no_wins() -> None:
@@ -222,6 +223,32 @@ def test_pruning_keeps_the_answer(path: Path) -> None:
     assert unpruned.nodes >= found.nodes
 
 
+ONE_TURN = [f for f in FILES if f not in TWO_TURN]
+
+
+@pytest.mark.parametrize("path", ONE_TURN, ids=[f.stem for f in ONE_TURN])
+def test_proof_number_search_gives_the_same_answers(path: Path, tmp_path: Path) -> None:
+    """Depth-first proof-number search answers as the depth-first search does, and each line of
+    its strategy or refutation replays as a scenario."""
+    puzzle, found = _solved(path.name)
+    _, by_numbers = _solved(path.name, search="dfpn")
+    assert by_numbers.result == found.result, by_numbers.stopped_by
+    assert by_numbers.tree_complete and by_numbers.tree
+    for file in emit_scenarios(puzzle, by_numbers, tmp_path, path.stem):
+        result = run_scenario(load_scenario(file), str(file))
+        assert result.passed, f"{file.name}: {result.difference}"
+
+
+def test_proof_number_search_keeps_to_its_limits() -> None:
+    puzzle = load_puzzle(PUZZLES / "fog_stops_the_attack.yaml")
+    game = Game(puzzle.state)
+    found = solve(game, puzzle.goal, max_nodes=5, search="dfpn")
+    assert (found.result, found.stopped_by, found.nodes) == ("unknown", "max_nodes", 5)
+    assert not found.tree and game.log == []
+    with pytest.raises(ValueError, match="no search"):
+        solve(game, puzzle.goal, search="best_first")
+
+
 def test_limits_give_unknown() -> None:
     puzzle = load_puzzle(PUZZLES / "fog_stops_the_attack.yaml")
     game = Game(puzzle.state)
@@ -255,6 +282,11 @@ def test_the_command_prints_json_and_exits_by_the_answer(tmp_path: Path) -> None
     assert emitted.output.startswith("no_win")
     checked = runner.invoke(main, ["check", str(folder)])
     assert checked.exit_code == 0 and "0 failed" in checked.output
+    by_numbers = runner.invoke(main, ["solve", str(PUZZLES / "bolt_one_short.yaml"), "--search", "dfpn", "--json"])
+    assert by_numbers.exit_code == 0, by_numbers.output
+    assert json.loads(by_numbers.output)["result"] == "no_win"
+    unknown_way = runner.invoke(main, ["solve", str(PUZZLES / "bolt_one_short.yaml"), "--search", "bfs"])
+    assert unknown_way.exit_code == 2
 
 
 def test_a_wrong_solution_exits_1(tmp_path: Path) -> None:

@@ -9,14 +9,13 @@ question and reads the verdict.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Iterator
 
 import clingo
 
 from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
-from bridge.engine.solver import answer, atoms
+from bridge.engine.solver import answer, atoms, kept
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
 from bridge.model.cards import Card, TargetSpec
@@ -385,18 +384,14 @@ def permanent_card(game: Board, object_id: str) -> Card:
     copiable values come from (CR 706.2-706.3: ``text_card/2``; a Clone whose original has
     left keeps the card of the values it took)."""
     card = game.position.card(object_id)
-    if not _COPYING.search(game.position.live):
+    if "copies(" not in game.position.live and "ability, enters_as_copy" not in game.position.live:
         return card
     text = _text_cards(game).get(object_id)
     return game.pool.get(text) if text is not None and text != card.id else card
 
 
-# the facts of a position in which some object may be a copy (CR 706)
-_COPYING = re.compile(r"\bcopies\(|ability, enters_as_copy")
-
-
 # the text cards of the permanents of the positions asked last, by position
-_TEXT_CARDS: dict[int, tuple[Position, dict[str, str]]] = {}
+_TEXT_CARDS: dict[int, tuple[Position, dict[str, str]]] = kept({})
 
 
 def _text_cards(game: Board) -> dict[str, str]:

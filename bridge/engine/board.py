@@ -20,7 +20,7 @@ from typing import Literal, Self, overload
 import clingo
 
 from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
-from bridge.engine.solver import Session, answer, atoms, lines_without, symbol_text
+from bridge.engine.solver import Session, answer, atoms, kept, lines_without, symbol_text
 from bridge.engine.verdict import Verdict, ViolationReader
 from bridge.model.actions import (
     Action,
@@ -115,21 +115,21 @@ def _number(shown: list[int | str] | None) -> int | None:
 
 # The facts of the positions seen last (states are immutable: the same object has the same
 # facts), so that the games made on one state share them.
-_POSITIONS: dict[int, tuple[GameState, CardPool, Position]] = {}
+_POSITIONS: dict[int, tuple[GameState, CardPool, Position]] = kept({})
 
 
 # The state-based actions question answered last, by position (priority and passes aside:
 # they change nothing it asks about), with the card pool it was asked with (an entry counts
 # only for that very pool: another pool's cards may differ).
-_SBA_ANSWERS: dict[tuple[str, str, frozenset[str | None]], tuple[CardPool, frozenset[clingo.Symbol]]] = {}
+_SBA_ANSWERS: dict[tuple[str, str, frozenset[str | None]], tuple[CardPool, frozenset[clingo.Symbol]]] = kept({})
 
 
 # The groundings of positions with the step left open, by position without its step (and pool).
-_TURN_SESSIONS: dict[str, tuple[CardPool, Session]] = {}
+_TURN_SESSIONS: dict[str, tuple[CardPool, Session]] = kept({})
 
 # The turn questions' facts of the positions seen last, and the facts left out of them (the
 # step and what is tapped are open; who has priority and who passed are not read).
-_TURN_FACTS: dict[int, tuple[Position, str]] = {}
+_TURN_FACTS: dict[int, tuple[Position, str]] = kept({})
 _TURN_OPEN = frozenset({"step", "tapped", "priority", "passed"})
 
 _KnownSteps = tuple[GameState, frozenset[clingo.Symbol]]
@@ -729,11 +729,18 @@ def priority_now(game: Board) -> tuple[bool, tuple[str, ...]]:
     return _priority_answer(priority_facts(game.state))
 
 
-@functools.lru_cache(maxsize=1024)
+_PRIORITY_ANSWERS: dict[str, tuple[bool, tuple[str, ...]]] = kept({})
+
+
 def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
-    model = answer(PRIORITY, facts).model
-    pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
-    return any(s.match("priority_step", 0) for s in model), pending
+    known = _PRIORITY_ANSWERS.get(facts)
+    if known is None:
+        model = answer(PRIORITY, facts).model
+        pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
+        if len(_PRIORITY_ANSWERS) >= 1024:
+            _PRIORITY_ANSWERS.clear()
+        known = _PRIORITY_ANSWERS[facts] = (any(s.match("priority_step", 0) for s in model), pending)
+    return known
 
 
 def priority_step(game: Board) -> bool:

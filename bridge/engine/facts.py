@@ -31,6 +31,17 @@ _LAYERED = re.compile(
     r"^card_value\([^,]+, ability, (enters_as_copy\w*|changeling)\)",
     re.M,
 )
+# words one of which such a fact holds (a quick look before the pattern)
+_LAYERED_WORDS = (
+    ", copies",
+    ", gains_control",
+    ", text(",
+    ", change(",
+    ", grant(",
+    ", remove",
+    "enters_as_copy",
+    "changeling",
+)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -52,6 +63,8 @@ class Position:
     @functools.cached_property
     def layered(self) -> bool:
         """Does some effect apply in layers 1-6 (so the rules need their states)?"""
+        if not any(word in self.facts for word in _LAYERED_WORDS):
+            return False
         return _LAYERED.search(self.facts) is not None
 
     def card(self, object_id: str) -> Card:

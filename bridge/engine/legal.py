@@ -20,7 +20,7 @@ import clingo
 from bridge.engine.acting import ACTING, MANA_COLORS
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.solver import Session, atoms, lines_without, unread_inputs
+from bridge.engine.solver import Session, atoms, kept, lines_without, unread_inputs
 from bridge.model.state import STEPS
 
 
@@ -141,12 +141,12 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 # turn it is, what is tapped, what is new under its controller, whether a land was played, and
 # which declarations this combat has made
 _OPEN = frozenset({"step", "priority", "active_player", "tapped", "sick", "declared_in_combat", "lands_played"})
-_LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], clingo.Symbol]]] = {}
+_LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], clingo.Symbol]]] = kept({})
 
 
 # the listing's facts of the positions seen last (the position's facts are the same object
 # for the same state)
-_KEPT: dict[int, tuple[object, str]] = {}
+_KEPT: dict[int, tuple[object, str]] = kept({})
 
 
 def _kept_facts(game: Board) -> str:

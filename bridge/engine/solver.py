@@ -22,9 +22,9 @@ import gc
 import os
 import re
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypedDict, Unpack
+from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
 
 import clingo
 import clingo.ast
@@ -39,6 +39,8 @@ __all__ = [
     "atoms",
     "collect_less",
     "fact_words",
+    "forget",
+    "kept",
     "lines_without",
     "live_statements",
     "module_statements",
@@ -63,6 +65,27 @@ def collect_less() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(100_000, 20, 100)
+
+
+_FORGET: list[Callable[[], None]] = []
+_Cache = TypeVar("_Cache", bound=dict[Any, Any])
+
+
+def kept(cache: _Cache) -> _Cache:
+    """Register a module's dictionary of answers kept for questions asked again (sessions,
+    answer sets, facts of positions seen): :func:`forget` empties it."""
+    _FORGET.append(cache.clear)
+    return cache
+
+
+def forget() -> None:
+    """Forget every answer, session and position kept for questions asked again, so that the
+    next question is worked out from its facts (the parsed rule modules and what pruning
+    knows of them are kept: they don't depend on positions; so are the facts written for a
+    state object met before, bridge/engine/facts.py, which a copy of the state doesn't meet).
+    For benchmarks that time a position met for the first time."""
+    for clear in _FORGET:
+        clear()
 
 
 @functools.cache
@@ -251,8 +274,21 @@ _LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
+# The lines of the facts texts split last (a position's facts are asked about several times).
+_SPLIT: dict[str, list[_Line]] = kept({})
+
+
 def _lines(facts: str) -> list[_Line]:
     """What pruning needs of each line of the facts."""
+    split = _SPLIT.get(facts)
+    if split is None:
+        if len(_SPLIT) >= 64:
+            del _SPLIT[next(iter(_SPLIT))]
+        split = _SPLIT[facts] = _split(facts)
+    return split
+
+
+def _split(facts: str) -> list[_Line]:
     known = _LINES
     out = []
     for line in facts.split("\n"):
@@ -453,7 +489,7 @@ def _prepare(
     return _Prepared(statements, _lines_read(facts, lines, read) if shows else facts, words)
 
 
-_SHARED: dict[tuple[object, ...], Session] = {}
+_SHARED: dict[tuple[object, ...], Session] = kept({})
 
 
 def _solve_configuration(control: clingo.Control) -> clingo.Configuration:
@@ -756,7 +792,7 @@ def solve(
     return Session(modules, facts, parts).solve(**options)
 
 
-_ANSWERS: dict[tuple[object, ...], Solution] = {}
+_ANSWERS: dict[tuple[object, ...], Solution] = kept({})
 
 
 def answer(modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequence[object]]] = ()) -> Solution:
@@ -779,7 +815,7 @@ def answer(modules: Sequence[str], facts: str, parts: Sequence[tuple[str, Sequen
 
 # The atoms of the answers read last, by predicate (reading a symbol's name and arity goes
 # through clingo each time: an answer read for several predicates is indexed once).
-_INDEXED: dict[int, tuple[frozenset[clingo.Symbol], dict[tuple[str, int], list[clingo.Symbol]]]] = {}
+_INDEXED: dict[int, tuple[frozenset[clingo.Symbol], dict[tuple[str, int], list[clingo.Symbol]]]] = kept({})
 
 
 def atoms(model: frozenset[clingo.Symbol], name: str, arity: int) -> list[clingo.Symbol]:

@@ -20,11 +20,13 @@ from bridge.model.errors import RuleModuleError
 from bridge.model.state import GameState, StackObject, fresh_id
 
 # ---------------------------------------------------------------------- triggered abilities
-# the facts that could make an ability trigger (or a permanent enter tapped): without them
-# the question needs no grounding
-_MAY_TRIGGER = re.compile(
-    r"triggered\(|\b(exalted|bushido|flanking|rampage|provoke|enters_tapped|permanents_enter_tapped|enters_tapped_unless_you_control)\b"
-)
+# the words of the facts that could make an ability trigger (or a permanent enter tapped):
+# without them the question needs no grounding (a word inside a longer one only asks it)
+_MAY_TRIGGER = ("triggered(", "exalted", "bushido", "flanking", "rampage", "provoke", "enter_tapped", "enters_tapped")
+
+
+def _may_trigger(facts: str) -> bool:
+    return any(word in facts for word in _MAY_TRIGGER)
 
 
 # For some events, the trigger events of stack/triggers.lp (trigger_event facts) that can
@@ -66,7 +68,7 @@ def collect_triggers(pool: CardPool | None, state: GameState, events: list[str])
     if not events:
         return [], set()
     game = Board(state, pool)
-    if not _MAY_TRIGGER.search(game.position.live):  # only permanents have triggered abilities
+    if not _may_trigger(game.position.live):  # only permanents have triggered abilities
         return [], set()
     if not _could_trigger(game.position.live, events):
         return [], set()

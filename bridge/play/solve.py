@@ -14,6 +14,7 @@ finite); iterative deepening on the number of actions is an option (``first_dept
 ``depth_step`` more each iteration).  Measured on the bundled puzzles (benchmarks/puzzles.py),
 one pass pushed 599 actions where iterative deepening pushed 2059: the forced passes between
 steps make every line long, so the shallow iterations decide little and are searched again.
+Or depth-first proof-number search (``search="dfpn"``, :meth:`Solver._proof_numbers_root`).
 A transposition table keyed by :func:`~bridge.model.keys.position_key` keeps each
 position's proven result (``win``, ``no_win``: they hold at any depth) or the depth to which
 it was searched without being decided.  A position repeated on the line that leads to it is
@@ -72,6 +73,9 @@ __all__ = [
 WIN = "win"
 NO_WIN = "no_win"
 _OPEN = "open"  # searched to a depth without being decided
+Search = Literal["dfs", "dfpn"]
+SEARCHES: tuple[Search, ...] = ("dfs", "dfpn")
+_INFINITE = 10**9  # a proof or disproof number that can't be reached
 Result = Literal["win", "no_win", "unknown"]
 MAX_TREE_LINES = 5000  # the lines of a strategy or refutation tree kept at most
 ONE_PASS = 10**9  # a first depth no line reaches: one pass to the goal's bound
@@ -238,10 +242,14 @@ class Solver:
         progress_every: float = 1.0,
         prune: bool = True,
         hold: bool = True,
+        search: Search = "dfs",
     ) -> None:
+        if search not in SEARCHES:
+            raise ValueError(f"no search {search!r}: {', '.join(SEARCHES)}")
         self.game = game
         self.prune = prune
         self.hold = hold
+        self.search = search
         self.goal = goal
         self.time_limit = time_limit or None
         self.max_nodes = max_nodes
@@ -259,6 +267,10 @@ class Solver:
         self._next_report = 0.0
         self._cut = False  # a depth cut or a repeated position left a line undecided
         self._repeated = False
+        # proof-number search: each position's proof and disproof numbers, and each expanded
+        # position's options with the key of the position each leads to
+        self._numbers: dict[bytes, tuple[int, int]] = {}
+        self._children: dict[bytes, tuple[bool, list[tuple[Action, bytes | None]]]] = {}
 
     # ------------------------------------------------------------------ the search
     def solve(self) -> SolveResult:
@@ -296,6 +308,8 @@ class Solver:
         status = goal_status(self.game, self.goal)
         if status is not None:
             return WIN if status else NO_WIN
+        if self.search == "dfpn":
+            return self._proof_numbers_root()
         depth = self.first_depth
         while True:
             self.depth = depth
@@ -358,6 +372,99 @@ class Solver:
         result = NO_WIN if ours else WIN
         self.table[key] = (result, depth)
         return result
+
+    # ------------------------------------------------------------------ proof-number search
+    def _proof_numbers_root(self) -> str | None:
+        """The root's result by depth-first proof-number search (df-pn): the search goes down
+        the line whose position is the cheapest to prove (at the puzzle player's decisions,
+        the option with the smallest proof number) or to disprove (at the opponent's, the
+        reply with the smallest disproof number), as long as these stay under the thresholds
+        their parents set; a position's proof number is how many positions at least must still
+        be won to win it, its disproof number how many must be lost.  Lines where the opponent
+        has few answers are tried first, whatever their length; a position met again is
+        answered from the table.  A position repeated on its own line counts as not won
+        (neither player is made to leave it), so a proof never goes through one; a disproof
+        that does is no proof of no_win, and the answer is then unknown."""
+        key = position_key(self.game.state)
+        self._prove(key, _INFINITE, _INFINITE, set())
+        proof, disproof = self._numbers[key]
+        if proof == 0:
+            return WIN
+        if disproof == 0:
+            return None if self._repeated else NO_WIN
+        return None  # not reached: the root's thresholds are infinite
+
+    def _prove(self, key: bytes, proof_limit: int, disproof_limit: int, path: set[bytes]) -> None:
+        """Search the game's position (whose key is ``key``) until its numbers reach a limit."""
+        game = self.game
+        self.deepest = max(self.deepest, len(game.log) - self.base)
+        ours, children = self._expand(key)
+        path.add(key)
+        try:
+            while True:
+                numbers = [self._child_numbers(child, path) for _, child in children]
+                proof, disproof = _combine(numbers, ours)
+                self._numbers[key] = (proof, disproof)
+                if proof == 0 or disproof == 0:
+                    self.table[key] = (WIN if proof == 0 else NO_WIN, 0)
+                    return
+                if proof >= proof_limit or disproof >= disproof_limit:
+                    return
+                # the option to follow (the first of the smallest, in the order tried) and the
+                # second smallest value, which bounds how far that option may go
+                own = [n[0] if ours else n[1] for n in numbers]
+                best = min(range(len(own)), key=own.__getitem__)
+                second = min((v for i, v in enumerate(own) if i != best), default=_INFINITE)
+                child_proof, child_disproof = numbers[best]
+                if ours:
+                    limits = (min(proof_limit, second + 1), _cap(disproof_limit - disproof + child_disproof))
+                else:
+                    limits = (_cap(proof_limit - proof + child_proof), min(disproof_limit, second + 1))
+                action, child = children[best]
+                self._count()
+                push_listed(game, action, self.base)
+                try:
+                    if child is None:  # met for the first time: its key, and whether the goal decides it
+                        child = position_key(game.state)
+                        children[best] = (action, child)
+                        status = goal_status(game, self.goal)
+                        if status is not None:
+                            self._numbers[child] = (0, _INFINITE) if status else (_INFINITE, 0)
+                            self.table[child] = (WIN if status else NO_WIN, 0)
+                            continue
+                    if child in path:
+                        continue  # a repetition: not won on this line (its numbers say so now)
+                    self._prove(child, *limits, path)
+                finally:
+                    game.pop()
+        finally:
+            path.discard(key)
+
+    def _expand(self, key: bytes) -> tuple[bool, list[tuple[Action, bytes | None]]]:
+        """Whose decision the position is and its options, each with the key of the position it
+        leads to once it was followed (None before: an option is pushed only when followed)."""
+        known = self._children.get(key)
+        if known is not None:
+            return known
+        decision = decisions(self.game)
+        ours = decision.player == self.goal.player
+        expanded: tuple[bool, list[tuple[Action, bytes | None]]] = (
+            ours,
+            [(action, None) for action in self._options(decision, ours)],
+        )
+        self._children[key] = expanded
+        return expanded
+
+    def _child_numbers(self, child: bytes | None, path: set[bytes]) -> tuple[int, int]:
+        if child is None:
+            return (1, 1)
+        if child in path:
+            self._repeated = True
+            return (_INFINITE, 0)  # a repetition: not won on this line
+        known = self.table.get(child)
+        if known is not None and known[0] != _OPEN:
+            return (0, _INFINITE) if known[0] == WIN else (_INFINITE, 0)
+        return self._numbers.get(child, (1, 1))
 
     def _options(self, decision: Decision, ours: bool) -> list[Action]:
         """The options searched at a decision, in the order they are tried, pruned when
@@ -456,6 +563,23 @@ class Solver:
             return WIN if status else NO_WIN
         known = self.table.get(position_key(self.game.state))
         return known[0] if known is not None else _OPEN
+
+
+def _combine(numbers: list[tuple[int, int]], ours: bool) -> tuple[int, int]:
+    """A position's proof and disproof numbers from its options': at the puzzle player's
+    decision one option must be won (the smallest proof number) and every one lost (the sum of
+    the disproof numbers); at the opponent's, every reply won and one lost."""
+    if not numbers:
+        raise AssertionError("a decision with no option")
+    proofs = [n[0] for n in numbers]
+    disproofs = [n[1] for n in numbers]
+    if ours:
+        return min(proofs), _cap(sum(disproofs))
+    return _cap(sum(proofs)), min(disproofs)
+
+
+def _cap(value: int) -> int:
+    return min(value, _INFINITE)
 
 
 def pruned(game: Game, options: tuple[Action, ...]) -> tuple[Action, ...]:
