@@ -51,6 +51,7 @@ from bridge.model.limits import Deadline, TimeLimitReached
 from bridge.model.puzzle import Goal, Puzzle
 from bridge.model.state import ZONES
 from bridge.play.agents import Decision, decisions
+from bridge.play.combat_forall import ForallAnswer, winning_attacks
 from bridge.play.moves import listed_options, push_listed
 
 __all__ = [
@@ -238,8 +239,15 @@ class Solver:
         progress_every: float = 1.0,
         prune: bool = True,
         hold: bool = True,
+        forall: bool = True,
     ) -> None:
         self.game = game
+        self.forall = forall
+        # the attacks judged at a declaration of attackers, and the declaration of blockers
+        # that refutes each, by the position where the blockers are declared
+        self._forall_known: dict[bytes, ForallAnswer] = {}
+        self._refuting: dict[bytes, DeclareBlockers] = {}
+        self.forall_seconds = 0.0
         self.prune = prune
         self.hold = hold
         self.goal = goal
@@ -365,7 +373,36 @@ class Solver:
         options = listed_options(self.game, decision, self.base)
         if self.prune:
             options = pruned(self.game, options)
-        return ordered(options, ours, hold=self.hold and ours and self.game.state.turn < self.goal.turn)
+        found = ordered(options, ours, hold=self.hold and ours and self.game.state.turn < self.goal.turn)
+        return self._forall_first(found, ours) if self.forall else found
+
+    def _forall_first(self, options: list[Action], ours: bool) -> list[Action]:
+        """At the puzzle player's declaration of attackers, with a goal to win: the attack
+        :func:`~bridge.play.combat_forall.winning_attacks` finds winning first; at the
+        opponent's declaration of blockers, the one it found refuting the attack first.  Only
+        the order changes: every option is still searched, so a win's strategy and a
+        refutation's lines are the search's own (see the module's text)."""
+        if not options:
+            return options
+        game = self.game
+        first: Action | None = None
+        if ours and self.goal.kind == "win" and isinstance(options[0], DeclareAttackers):
+            key = position_key(game.state)
+            answer = self._forall_known.get(key)
+            if answer is None:
+                started = time.monotonic()
+                answer = winning_attacks(game)
+                self.forall_seconds += time.monotonic() - started
+                self._forall_known[key] = answer
+                for judged in answer.judged:
+                    if judged.refuting is not None and judged.blocks_key is not None:
+                        self._refuting[judged.blocks_key] = judged.refuting
+            first = answer.winning
+        elif not ours and self._refuting and isinstance(options[0], DeclareBlockers):
+            first = self._refuting.get(position_key(game.state))
+        if first is None or first not in options:
+            return options
+        return [first, *(o for o in options if o != first)]
 
     def _count(self) -> None:
         self.nodes += 1
