@@ -71,7 +71,9 @@ def attack_beats(board: Board, declaration: DeclareBlockers) -> tuple[bool, dict
     (the defending player at 0 or less life, the attacking player not), and each player's
     life after the combat damage."""
     blocks = [
-        f"blocking({asp_string(b)}, {asp_string(a)})." for b, attackers in declaration.blockers.items() for a in attackers
+        f"blocking({asp_string(b)}, {asp_string(a)})."
+        for b, attackers in declaration.blockers.items()
+        for a in attackers
     ]
     model = Session(board.modules(*FORALL), "\n".join([board.position.facts, *blocks]), FORALL_PARTS).solve().model
     life = {s.arguments[0].string: s.arguments[1].number for s in atoms(model, "life_after", 2)}

@@ -22,10 +22,10 @@ mana abilities (:func:`~bridge.play.agents.decisions`), and the rules must see n
 that would trigger on blocks or on the damage (``combat_left_open/2``).  Otherwise the answer
 is "not applicable", with the reason.
 
-Each counterexample is played out on the game (the defending player must still be in the
-game as the combat ends), and so is the first declaration of blockers against an attack
-that wins (the defending player must have lost): a disagreement between the rules' answer
-and the game raises :class:`ForallDisagreement`.
+With ``verify`` (the default), each counterexample is played out on the game (the defending
+player must still be in the game as the combat ends), and so is the first declaration of
+blockers against an attack that wins (the defending player must have lost): a disagreement
+between the rules' answer and the game raises :class:`ForallDisagreement`.
 
 Damage assignment orders and division are the engine's defaults (in order, lethal damage to
 each creature and the rest to the last, or with trample to the player: 510.1c-d, 702.17b).
@@ -50,8 +50,8 @@ from dataclasses import dataclass, field
 from bridge.engine.board import COMBAT_STEPS
 from bridge.engine.forall import judge_blocks
 from bridge.engine.game import Game
-from bridge.model.cards import CardPool
 from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
+from bridge.model.cards import CardPool
 from bridge.model.errors import MtgaspError
 from bridge.model.keys import position_key
 from bridge.play.agents import decisions
@@ -60,7 +60,12 @@ __all__ = [
     "ATTACKERS",
     "BLOCKERS",
     "AttackJudged",
-    "combat_board", "ForallAnswer", "ForallDisagreement", "NotApplicable", "winning_attacks"]
+    "ForallAnswer",
+    "ForallDisagreement",
+    "NotApplicable",
+    "combat_board",
+    "winning_attacks",
+]
 
 
 class ForallDisagreement(MtgaspError):
@@ -76,8 +81,9 @@ class AttackJudged:
     """One attack and its answer: ``wins``; ``refuting``, the declaration of blockers that
     refutes it (None for an attack that wins, or one that leads to no declaration of blockers);
     ``blocks``, the legal declarations of blockers; ``asked``, those the rules judged one by
-    one; ``played``, those played out on the game (two combat damage steps); ``blocks_key``, the position key where the blockers are
-    declared (None when no declaration of blockers comes)."""
+    one; ``played``, those played out on the game (two combat damage steps); ``blocks_key``,
+    the position key where the blockers are declared (None when no declaration of blockers
+    comes)."""
 
     attack: DeclareAttackers
     wins: bool
@@ -127,9 +133,7 @@ def _pass_on(game: Game, until_blocks: bool) -> DeclareBlockers | tuple[DeclareB
             return tuple(o for o in options if isinstance(o, DeclareBlockers))
         if not all(_passing(o) for o in options):
             other = next(o for o in options if not _passing(o))
-            raise NotApplicable(
-                f"{decision.player} could {other.kind} in the {game.state.step.replace('_', ' ')} step"
-            )
+            raise NotApplicable(f"{decision.player} could {other.kind} in the {game.state.step.replace('_', ' ')} step")
         game.push(next(o for o in options if isinstance(o, Pass)))
         if not until_blocks and game.state.step == "end_of_combat":
             return None
@@ -155,8 +159,10 @@ def _play_out(game: Game, block: DeclareBlockers) -> bool:
             game.pop()
 
 
-def _judge(game: Game, attack: DeclareAttackers) -> AttackJudged:
-    """The attack against every legal declaration of blockers (the game is back afterwards)."""
+def _judge(game: Game, attack: DeclareAttackers, verify: bool) -> AttackJudged:
+    """The attack against every legal declaration of blockers (the game is back afterwards);
+    ``verify``: the rules' counterexample, or the first declaration against a winning attack,
+    played out on the game too."""
     depth = len(game.log)
     try:
         game.push(attack)
@@ -171,7 +177,7 @@ def _judge(game: Game, attack: DeclareAttackers) -> AttackJudged:
             raise NotApplicable(f"an ability of {source} ({kind}) would trigger in the combat")
         if answer.refuting is not None:
             judged.refuting = blocks[answer.refuting]
-            if _play_out(game, judged.refuting):
+            if verify and _play_out(game, judged.refuting):
                 raise ForallDisagreement(
                     f"the rules found {judged.refuting.blockers} refuting {attack.attackers}, yet played out it loses"
                 )
@@ -182,7 +188,7 @@ def _judge(game: Game, attack: DeclareAttackers) -> AttackJudged:
                 judged.refuting = blocks[number]
                 return judged
         single = [b for n, b in enumerate(blocks) if n not in answer.two_steps]
-        if single and not _play_out(game, single[0]):
+        if verify and single and not _play_out(game, single[0]):
             raise ForallDisagreement(
                 f"the rules found {attack.attackers} winning against every block, yet {single[0].blockers} refutes it"
             )
@@ -193,12 +199,14 @@ def _judge(game: Game, attack: DeclareAttackers) -> AttackJudged:
             game.pop()
 
 
-def winning_attacks(game: Game, *, every: bool = False) -> ForallAnswer:
+def winning_attacks(game: Game, *, every: bool = False, verify: bool = True) -> ForallAnswer:
     """At the active player's declaration of attackers: an attack that wins this combat
     against every legal declaration of blockers (the first found, or with ``every`` each
     attack judged), or the proof that none does (each attack with the declaration of
-    blockers that refutes it), or "not applicable" (see the module's text).  The game is at
-    its position again afterwards."""
+    blockers that refutes it), or "not applicable" (see the module's text).  ``verify``: each
+    counterexample, and the first declaration of blockers against an attack that wins, played
+    out on the game as well (a disagreement raises :class:`ForallDisagreement`).  The game is
+    at its position again afterwards."""
     started = time.monotonic()
     answer = ForallAnswer(applicable=True)
     decision = decisions(game)
@@ -208,7 +216,7 @@ def winning_attacks(game: Game, *, every: bool = False) -> ForallAnswer:
     attacks.sort(key=lambda a: -len(a.attackers))
     try:
         for attack in attacks:
-            judged = _judge(game, attack)
+            judged = _judge(game, attack, verify)
             answer.judged.append(judged)
             if judged.wins and answer.winning is None:
                 answer.winning = attack
