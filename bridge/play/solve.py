@@ -20,8 +20,13 @@ it was searched without being decided.  A position repeated on the line that lea
 not decided (a loop proves nothing either way).  Move ordering (:func:`ordered`): the
 puzzle player's actions but passing first, then passing (in the turns before the goal's,
 passing first); the opponent's passing first; mana abilities activated by hand last for
-both.  Pruning (:func:`pruned`): the mana abilities of non-creature permanents activated by
-hand are not searched.
+both; with ``forall`` (the default), at the puzzle player's declaration of attackers with a
+goal to win, the attack :func:`~bridge.play.combat_forall.winning_attacks` finds winning
+against every block first, and at the opponent's declaration of blockers the block it found
+refuting that attack first (the order only: the search still plays out every line it needs,
+so the strategy, the refutation and the scenarios written from them are its own).  Pruning
+(:func:`pruned`): the mana abilities of non-creature permanents activated by hand are not
+searched.
 
 The answers are never guessed: ``no_win`` only when every line within the goal's bound was
 searched to its leaf (no depth cut, no repeated position, no limit), ``win`` only with the
