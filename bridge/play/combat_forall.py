@@ -1,17 +1,15 @@
 """Is there an attack that wins this combat whatever the defending player blocks with?
 
-An exists-forall question, put to the rules as a search for counterexamples: the attacks are
-the legal declarations of attackers the engine lists (the optimal answer sets of
-``combat/attack_search.lp``), tried in turn, most attackers first; for each, the legal
-declarations of blockers the engine lists (``combat/block_search.lp``) are judged by the rules
-(:func:`~bridge.engine.forall.judge_blocks`: ``combat/attack_forall.lp`` with the damage
-modules, one question for each declaration, most blocks first) until one refutes the attack
-(a counterexample) or none does.  Declarations of blockers that put a creature with first
-strike or double strike into the combat (two combat damage steps, state-based actions between
-them) are played out on the game instead, one by one.  One solve for all the declarations at
-once (a choice among them) was tried and measured: the damage modules' aggregates then ground
-every sum the damage amounts could make, which with three blockers of differing power and
-toughness did not finish in a minute; one question per declaration takes some 10-30 ms.
+An exists-forall question, put to the rules in a counterexample-guided loop of two kinds of
+question: the attacks are the legal declarations of attackers the engine lists (the optimal
+answer sets of ``combat/attack_search.lp``), tried in turn, most attackers first; each is
+judged against every legal declaration of blockers the engine lists
+(``combat/block_search.lp``) in one solve (:func:`~bridge.engine.forall.judge_blocks`:
+``combat/attack_forall.lp`` with the damage modules, the declaration a choice), which gives a
+declaration of blockers that refutes it (a counterexample) or shows that none does.
+Declarations of blockers that put a creature with first strike or double strike into the
+combat (two combat damage steps, state-based actions between them) are played out on the
+game instead, one by one, until one refutes the attack.
 
 Sound only where nothing but passing and mana abilities can happen after the attack until
 the combat ends: no spell, no activated ability other than a mana ability, no triggered
@@ -80,8 +78,8 @@ class NotApplicable(Exception):
 class AttackJudged:
     """One attack and its answer: ``wins``; ``refuting``, the declaration of blockers that
     refutes it (None for an attack that wins, or one that leads to no declaration of blockers);
-    ``blocks``, the legal declarations of blockers; ``asked``, those the rules judged one by
-    one; ``played``, those played out on the game (two combat damage steps); ``blocks_key``,
+    ``blocks``, the legal declarations of blockers; ``asked``, those the rules judged (at
+    once); ``played``, those played out on the game (two combat damage steps); ``blocks_key``,
     the position key where the blockers are declared (None when no declaration of blockers
     comes)."""
 
