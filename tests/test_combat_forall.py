@@ -138,7 +138,6 @@ def test_the_solver_agrees_and_its_lines_replay(seed: int, tmp_path: Path) -> No
     ordered = solve(Game(state), goal, time_limit=None, forall=True)
     expected = _answer(seed)
     assert plain.result == ordered.result == expected.result
-    assert ordered.nodes <= plain.nodes
     if expected.winning is not None:
         assert ordered.line[0] == expected.winning
     puzzle = Puzzle(title=f"board {seed}", state=state, goal=goal)

@@ -26,17 +26,21 @@ blockers against an attack that wins (the defending player must have lost): a di
 between the rules' answer and the game raises :class:`ForallDisagreement`.
 
 Damage assignment orders and division are the engine's defaults (in order, lethal damage to
-each creature and the rest to the last, or with trample to the player: 510.1c-d, 702.17b).
-The attacking player's other choices can't make an unblocked creature deal more damage to
-the defending player, nor a blocked one more than the default gives him with trample; so
-with the defending player's choices fixed, a win with the defaults is a win.  The defending
-player's own choices (509.3 orders and division for a creature blocking two or more
-attackers) and the attacking player's choices where they decide which creatures die in a
-first combat damage step (and so which deal damage in the second, lifelink included) are not
-searched: "no win" and "win" are exact as the engine lists the choices (it lists no orders or
-divisions), and "no win" is a proof under any choices only when no creature blocks or is
-blocked by two or more creatures in a counterexample, and "win" only when no creature could
-block two or more attackers.
+each creature and the rest to the last, or with trample to the player: 510.1c-d, 702.17b),
+as the plain search has them (the engine lists no other).  When other orders and divisions
+are choices, the answers stay exact under these conditions:
+
+- a win: the attacking player's choices can't make an unblocked creature deal more damage to
+  the defending player, nor a blocked trampler more than the default's excess, so with the
+  defending player's choices fixed a win with the defaults is a win; the defending player has
+  choices (509.3) only for a creature blocking two or more attackers, and they can change his
+  or her life (lifelink, or an attacker killed in a first combat damage step): a win is a win
+  under every choice when no creature of his or hers can block two or more attackers;
+- no win: the attacking player's other choices can change the defending player's life only
+  through which blockers die in a first combat damage step (a blocker with lifelink that dies
+  then gains nothing in the second): a counterexample refutes the attack under every choice
+  when no attacker with first strike or double strike is blocked by two or more creatures in
+  it.
 """
 
 from __future__ import annotations
