@@ -1,9 +1,9 @@
 """Is there an attack that wins this combat against every block?  The rules' answer
 (``bridge.play.combat_forall.winning_attacks``: ``combat/attack_forall.lp``) against the
-plain search's (``bridge.play.solve``, goal "win this turn", ``--no-forall``) on the same
-random boards of N attackers against M blockers (``combat_board``: evasion, first strike,
-trample, deathtouch, lifelink, reach, defender, "can't block", Lure), and the solver with the
-rules' answer ordering its moves (``--forall``, the default).
+plain search's (``bridge.play.solve``, goal "win this turn") on the same random boards of N
+attackers against M blockers (``combat_board``: evasion, first strike, trample, deathtouch,
+lifelink, reach, defender, "can't block", Lure), and the solver with the rules' answer
+ordering its moves (``--forall``).
 
 For each board, each way runs in a process of its own, forked from one where the rule modules
 are parsed already (no way finds the engine's answers of another way's run):
@@ -11,8 +11,8 @@ are parsed already (no way finds the engine's answers of another way's run):
 - ``forall``: ``winning_attacks(game, verify=False)``, the rules' answer alone;
 - ``forall+verify``: ``winning_attacks(game)``, each counterexample (and the first block
   against a winning attack) also played out on the game;
-- ``plain``: the solver without the rules' answer (``forall=False``);
-- ``solver+forall``: the solver with it (its default).
+- ``plain``: the solver without the rules' answer (its default, ``forall=False``);
+- ``solver+forall``: the solver with it ordering the moves (``mtgasp solve --forall``).
 
 Printed: each board's answers (they must agree), seconds and the solver's actions pushed;
 then for each size the median seconds of each way, as rows (``ours``: the way's median,

@@ -957,7 +957,7 @@ def _import_pzl(path: str, output: str | None) -> None:
 )
 @click.option(
     "--forall/--no-forall",
-    default=True,
+    default=False,
     show_default=True,
     help="at a declaration of attackers (goal: win), try first the attack the rules find winning against every "
     "legal block, and answer each attack first with the block they find refuting it (the order only)",
@@ -1029,7 +1029,7 @@ def _solve_quietly(
 
 
 def _solve_answer(
-    time_limit: float, max_nodes: int | None, emit: str | None, prune: bool, path: Path, forall: bool = True
+    time_limit: float, max_nodes: int | None, emit: str | None, prune: bool, path: Path, forall: bool = False
 ) -> tuple[int, str, dict[str, object]]:
     from bridge.io.pzl import PzlError, load_pzl
     from bridge.model.puzzle import load_puzzle
@@ -1090,7 +1090,7 @@ def _solve_one(
     emit: str | None,
     progress: bool | None,
     prune: bool = True,
-    forall: bool = True,
+    forall: bool = False,
 ) -> None:
     """One puzzle solved, its strategy or refutation printed (``mtgasp solve FILE``)."""
     from bridge.play.solve import Progress, describe_tree, differs_from_solution, emit_scenarios

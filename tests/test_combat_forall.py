@@ -134,7 +134,7 @@ def test_the_boards_hold_every_kind_of_combat() -> None:
 def test_the_solver_agrees_and_its_lines_replay(seed: int, tmp_path: Path) -> None:
     state = _board(seed)
     goal = Goal(player="alice", kind="win", turn=3)
-    plain = solve(Game(state), goal, time_limit=None, forall=False)
+    plain = solve(Game(state), goal, time_limit=None)
     ordered = solve(Game(state), goal, time_limit=None, forall=True)
     expected = _answer(seed)
     assert plain.result == ordered.result == expected.result

@@ -20,11 +20,14 @@ it was searched without being decided.  A position repeated on the line that lea
 not decided (a loop proves nothing either way).  Move ordering (:func:`ordered`): the
 puzzle player's actions but passing first, then passing (in the turns before the goal's,
 passing first); the opponent's passing first; mana abilities activated by hand last for
-both; with ``forall`` (the default), at the puzzle player's declaration of attackers with a
+both; with ``forall``, at the puzzle player's declaration of attackers with a
 goal to win, the attack :func:`~bridge.play.combat_forall.winning_attacks` finds winning
 against every block first, and at the opponent's declaration of blockers the block it found
 refuting that attack first (the order only: the search still plays out every line it needs,
-so the strategy, the refutation and the scenarios written from them are its own).  Pruning
+so the strategy, the refutation and the scenarios written from them are its own; measured on
+random boards in benchmarks/README.md, it changed the actions pushed little, as the default
+order already tries the biggest attack and the biggest block first, and cost the time of the
+rules' answer: off by default).  Pruning
 (:func:`pruned`): the mana abilities of non-creature permanents activated by hand are not
 searched.
 
@@ -244,7 +247,7 @@ class Solver:
         progress_every: float = 1.0,
         prune: bool = True,
         hold: bool = True,
-        forall: bool = True,
+        forall: bool = False,
     ) -> None:
         self.game = game
         self.forall = forall
