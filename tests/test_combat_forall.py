@@ -6,11 +6,14 @@ solver with it finds the same answers as without, and its lines replay as scenar
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from bridge.cli import main
 from bridge.engine.board import COMBAT_STEPS
 from bridge.engine.game import Game
 from bridge.io.scenarios import run_scenario
@@ -200,3 +203,17 @@ def test_a_flier_the_spider_can_block() -> None:
     assert answer.result == "no_win"
     both = next(j for j in answer.judged if len(j.attack.attackers) == 2)
     assert both.refuting == DeclareBlockers(blockers={"spider": ["elemental"]})
+
+
+def test_the_command_orders_by_it_and_its_scenarios_pass(tmp_path: Path) -> None:
+    puzzles = Path(__file__).resolve().parent.parent / "puzzles"
+    runner = CliRunner()
+    for name, result in (("fliers_meet_reach", "no_win"), ("trample_over_two_blockers", "win")):
+        out = tmp_path / name
+        solved = runner.invoke(
+            main, ["solve", str(puzzles / f"{name}.yaml"), "--forall", "--json", "--emit-scenarios", str(out)]
+        )
+        assert solved.exit_code == 0, solved.output
+        assert json.loads(solved.output)["result"] == result
+        checked = runner.invoke(main, ["check", str(out)])
+        assert checked.exit_code == 0, checked.output
