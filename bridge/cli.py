@@ -964,6 +964,13 @@ def _import_pzl(path: str, output: str | None) -> None:
     help="depth-first to the goal's bound, or depth-first proof-number search (the same answers; "
     "benchmarks/README.md compares them)",
 )
+@click.option(
+    "--forall/--no-forall",
+    default=False,
+    show_default=True,
+    help="at a declaration of attackers (goal: win), try first the attack the rules find winning against every "
+    "legal block, and answer each attack first with the block they find refuting it (the order only)",
+)
 @_sweep_options()
 def solve(
     paths: tuple[str, ...],
@@ -977,6 +984,7 @@ def solve(
     address: str | None,
     prune: bool,
     way: str,
+    forall: bool,
 ) -> None:
     """Solve a puzzle file (puzzles/README.md): a strategy that reaches the goal against every
     legal answer of the opponent (win), a refutation that answers each try of the puzzle
@@ -991,12 +999,12 @@ def solve(
     where = _backend(backend, jobs, address)
     files = _files(paths, (".yaml", ".pzl"))
     if len(files) == 1 and files[0] == Path(paths[0]):
-        _solve_one(str(files[0]), time_limit, max_nodes, as_json, emit, progress, prune, way)
+        _solve_one(str(files[0]), time_limit, max_nodes, as_json, emit, progress, prune, way, forall)
         return
     if emit:
         _writable_folder(Path(emit), "the scenarios")
     statuses: list[int] = []
-    work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json, prune, way)
+    work = functools.partial(_solve_quietly, time_limit, max_nodes, emit, as_json, prune, way, forall)
     show = sys.stderr.isatty() if progress is None else progress
 
     def report(done: int, total: int | None) -> None:
@@ -1022,16 +1030,29 @@ _SOLVE_STATUSES = {"solved": 0, "differ from their solution": 1, "can't be read"
 
 
 def _solve_quietly(
-    time_limit: float, max_nodes: int | None, emit: str | None, as_json: bool, prune: bool, way: str, path: Path
+    time_limit: float,
+    max_nodes: int | None,
+    emit: str | None,
+    as_json: bool,
+    prune: bool,
+    way: str,
+    forall: bool,
+    path: Path,
 ) -> tuple[int, str]:
     """One puzzle of many solved: its exit status and its line (``as_json``: the answer as
     one JSON object, with the file's name, or the file and its error)."""
-    status, line, out = _solve_answer(time_limit, max_nodes, emit, prune, way, path)
+    status, line, out = _solve_answer(time_limit, max_nodes, emit, prune, path, way, forall)
     return status, json.dumps({"file": str(path)} | out) if as_json else line
 
 
 def _solve_answer(
-    time_limit: float, max_nodes: int | None, emit: str | None, prune: bool, way: str, path: Path
+    time_limit: float,
+    max_nodes: int | None,
+    emit: str | None,
+    prune: bool,
+    path: Path,
+    way: str = "dfs",
+    forall: bool = False,
 ) -> tuple[int, str, dict[str, object]]:
     from bridge.io.pzl import PzlError, load_pzl
     from bridge.model.puzzle import load_puzzle
@@ -1042,7 +1063,13 @@ def _solve_answer(
     try:
         puzzle = load_pzl(str(path)) if path.suffix.lower() == ".pzl" else load_puzzle(str(path))
         found = search(
-            Game(puzzle.state), puzzle.goal, time_limit=time_limit, max_nodes=max_nodes, prune=prune, search=way
+            Game(puzzle.state),
+            puzzle.goal,
+            time_limit=time_limit,
+            max_nodes=max_nodes,
+            prune=prune,
+            search=way,
+            forall=forall,
         )
     except PzlError as exc:
         error = f"{name}: {len(exc.problems)} problem(s), the first: {one_line(exc.lines()[0], 500)}"
@@ -1093,6 +1120,7 @@ def _solve_one(
     progress: bool | None,
     prune: bool = True,
     way: str = "dfs",
+    forall: bool = False,
 ) -> None:
     """One puzzle solved, its strategy or refutation printed (``mtgasp solve FILE``)."""
     from bridge.play.solve import Progress, describe_tree, differs_from_solution, emit_scenarios
@@ -1122,6 +1150,7 @@ def _solve_one(
             on_progress=report if show else None,
             prune=prune,
             search=way,
+            forall=forall,
         )
     except MtgaspError as exc:
         _fail(f"{path}: {exc}", exc)

@@ -21,8 +21,16 @@ it was searched without being decided.  A position repeated on the line that lea
 not decided (a loop proves nothing either way).  Move ordering (:func:`ordered`): the
 puzzle player's actions but passing first, then passing (in the turns before the goal's,
 passing first); the opponent's passing first; mana abilities activated by hand last for
-both.  Pruning (:func:`pruned`): the mana abilities of non-creature permanents activated by
-hand are not searched.
+both; with ``forall``, at the puzzle player's declaration of attackers with a
+goal to win, the attack :func:`~bridge.play.combat_forall.winning_attacks` finds winning
+against every block first, and at the opponent's declaration of blockers the block it found
+refuting that attack first (the order only: the search still plays out every line it needs,
+so the strategy, the refutation and the scenarios written from them are its own; measured on
+random boards in benchmarks/README.md, it changed the actions pushed little, as the default
+order already tries the biggest attack and the biggest block first, and cost the time of the
+rules' answer: off by default).  Pruning
+(:func:`pruned`): the mana abilities of non-creature permanents activated by hand are not
+searched.
 
 The answers are never guessed: ``no_win`` only when every line within the goal's bound was
 searched to its leaf (no depth cut, no repeated position, no limit), ``win`` only with the
@@ -52,6 +60,7 @@ from bridge.model.limits import Deadline, TimeLimitReached
 from bridge.model.puzzle import Goal, Puzzle
 from bridge.model.state import ZONES
 from bridge.play.agents import Decision, decisions
+from bridge.play.combat_forall import ForallAnswer, winning_attacks
 from bridge.play.moves import listed_options, push_listed
 
 __all__ = [
@@ -243,10 +252,17 @@ class Solver:
         prune: bool = True,
         hold: bool = True,
         search: Search = "dfs",
+        forall: bool = False,
     ) -> None:
         if search not in SEARCHES:
             raise ValueError(f"no search {search!r}: {', '.join(SEARCHES)}")
         self.game = game
+        self.forall = forall
+        # the attacks judged at a declaration of attackers, and the declaration of blockers
+        # that refutes each, by the position where the blockers are declared
+        self._forall_known: dict[bytes, ForallAnswer] = {}
+        self._refuting: dict[bytes, DeclareBlockers] = {}
+        self.forall_seconds = 0.0
         self.prune = prune
         self.hold = hold
         self.search = search
@@ -472,7 +488,36 @@ class Solver:
         options = listed_options(self.game, decision, self.base)
         if self.prune:
             options = pruned(self.game, options)
-        return ordered(options, ours, hold=self.hold and ours and self.game.state.turn < self.goal.turn)
+        found = ordered(options, ours, hold=self.hold and ours and self.game.state.turn < self.goal.turn)
+        return self._forall_first(found, ours) if self.forall else found
+
+    def _forall_first(self, options: list[Action], ours: bool) -> list[Action]:
+        """At the puzzle player's declaration of attackers, with a goal to win: the attack
+        :func:`~bridge.play.combat_forall.winning_attacks` finds winning first; at the
+        opponent's declaration of blockers, the one it found refuting the attack first.  Only
+        the order changes: every option is still searched, so a win's strategy and a
+        refutation's lines are the search's own (see the module's text)."""
+        if not options:
+            return options
+        game = self.game
+        first: Action | None = None
+        if ours and self.goal.kind == "win" and isinstance(options[0], DeclareAttackers):
+            key = position_key(game.state)
+            answer = self._forall_known.get(key)
+            if answer is None:
+                started = time.monotonic()
+                answer = winning_attacks(game, verify=False)  # the search plays every line out
+                self.forall_seconds += time.monotonic() - started
+                self._forall_known[key] = answer
+                for judged in answer.judged:
+                    if judged.refuting is not None and judged.blocks_key is not None:
+                        self._refuting[judged.blocks_key] = judged.refuting
+            first = answer.winning
+        elif not ours and self._refuting and isinstance(options[0], DeclareBlockers):
+            first = self._refuting.get(position_key(game.state))
+        if first is None or first not in options:
+            return options
+        return [first, *(o for o in options if o != first)]
 
     def _count(self) -> None:
         self.nodes += 1
