@@ -373,8 +373,8 @@ class Board:
         return self._attack_checker
 
     def _check_order(self, action: OrderBlockers | OrderAttackers) -> Verdict:
-        facts = []
         pred = "declared_blocker_order" if isinstance(action, OrderBlockers) else "declared_attacker_order"
+        facts = [f"announcing({'blocker' if isinstance(action, OrderBlockers) else 'attacker'}_orders)."]
         for creature, order in action.orders.items():
             self._require_object(creature, action.kind)
             for pos, other in enumerate(order, start=1):
@@ -393,11 +393,20 @@ class Board:
         self, action: AssignDamage, deal: bool = False
     ) -> Verdict | tuple[Verdict, frozenset[clingo.Symbol]]:
         self._require_ids(action)
+        if action.by is not None and action.by not in {p.name for p in self.state.players}:
+            raise InputError(f"{action.by!r} is not a player", location="assign_damage.by")
+        # CR 510.1: the active player's announcement, made before, with this one
+        assignments = {**(self.state.announced_damage or {}), **action.assignments}
         facts = [
             f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount})."
-            for source, targets in action.assignments.items()
+            for source, targets in assignments.items()
             for target, amount in targets.items()
         ]
+        if action.by is not None:
+            facts.append(f"damage_announcer({asp_string(action.by)}).")
+            facts += [f"damage_announcing({asp_string(source)})." for source in action.assignments]
+        if self.state.announced_damage is not None:
+            facts.append("attackers_damage_announced.")
         facts += [
             f"declared_prevention({asp_string(shielded)}, {asp_string(source)}, {amount})."
             for shielded, sources in action.prevent.items()
@@ -433,6 +442,25 @@ class Board:
                 }
             )
         return sorted(found, key=lambda d: sorted(d.items()))
+
+    def joint_damage_assignments(self, creatures: list[str]) -> list[dict[str, dict[str, int]]]:
+        """Every legal assignment of these creatures' combat damage together (CR 510.1),
+        the other creatures assigning theirs by default: creature -> {recipient: damage}."""
+        facts = "\n".join(f"damage_chooser({asp_string(c)})." for c in creatures)
+        session = Session(
+            self.modules(*DAMAGE),
+            self.position.facts + "\n" + facts,
+            [("damage_assignment", (SEARCH,)), ("damage_search", ())],
+        )
+        found = []
+        chosen = set(creatures)
+        for model in session.solve(models=0).models:
+            one: dict[str, dict[str, int]] = {}
+            for s in model:
+                if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string in chosen:
+                    one.setdefault(s.arguments[1].string, {})[s.arguments[2].string] = s.arguments[3].number
+            found.append(one)
+        return sorted(found, key=lambda d: sorted((k, sorted(v.items())) for k, v in d.items()))
 
     def state_based_actions(self) -> list[tuple[str, str]]:
         """The state-based actions that apply now (CR 704.5), as (action, rule) pairs."""

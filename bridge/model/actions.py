@@ -67,11 +67,16 @@ class StateBasedActions(Model):
 class AssignDamage(Model):
     """CR 510.1: creature id -> {recipient id or player name: damage}; ``prevent`` is the
     affected player's choice of which damage a prevention shield prevents (CR 615.7):
-    shielded id or player -> {source id: damage prevented}."""
+    shielded id or player -> {source id: damage prevented}.  Creatures left out assign their
+    damage by default.  ``by``, when given, is the player announcing (510.1: the active player
+    for the attacking creatures, then the defending player for the blocking creatures, whose
+    announcement the game waits for when he or she has a choice); without it the assignment
+    is announced whole and the damage dealt."""
 
     kind: Literal["assign_damage"] = "assign_damage"
     assignments: dict[str, dict[str, int]]
     prevent: dict[str, dict[str, int]] = Field(default_factory=dict)
+    by: str | None = None
 
     @field_validator("assignments")
     @classmethod
