@@ -7,6 +7,7 @@ priority (510.3-510.4).
 from __future__ import annotations
 
 import itertools
+from typing import Literal
 
 import clingo
 
@@ -235,7 +236,29 @@ def after_assignment(board: Board, action: AssignDamage, model: frozenset[clingo
     state = board.state
     if action.by == state.active and state.announced_damage is None and defender_has_choice(board):
         return updated(state, announced_damage=action.assignments)
+    if state.announced_damage is not None:
+        board = Board(updated(state, announced_damage=None), board.pool)
     return after_damage(board, model)
+
+
+def after_orders(state: GameState, action: OrderBlockers | OrderAttackers) -> GameState:
+    """CR 509.2-509.3: the damage assignment orders announced; after a declaration of blockers,
+    the announcement is recorded (it is made once)."""
+    state = update_permanents(state, {c: {"damage_order": list(order)} for c, order in action.orders.items()})
+    announced: Literal["blocker_orders", "attacker_orders"] = (
+        "blocker_orders" if isinstance(action, OrderBlockers) else "attacker_orders"
+    )
+    if "blockers" in state.declared and announced not in state.declared:
+        state = updated(state, declared=[*state.declared, announced])
+    return state
+
+
+def damage_result(board: Board, assignments: dict[str, dict[str, int]]) -> frozenset[clingo.Symbol] | None:
+    """What dealing this assignment of combat damage does (the creatures not named assigning
+    theirs by default), as the rules say: their answer but the assignment itself; None when
+    the assignment is illegal."""
+    verdict, model = judge_damage(board, AssignDamage(assignments=assignments))
+    return _result(model) if verdict.legal else None
 
 
 def order_choices(board: Board) -> list[OrderBlockers | OrderAttackers]:

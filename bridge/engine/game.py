@@ -30,11 +30,11 @@ from bridge.engine.acting import (
 )
 from bridge.engine.board import Board, partial_cards
 from bridge.engine.casting import advance, after_activate, after_cast, after_choose_targets, after_pass, after_play_land
-from bridge.engine.combat import after_assignment, after_declaration, judge_damage, judge_declaration
+from bridge.engine.combat import after_assignment, after_declaration, after_orders, judge_damage, judge_declaration
 from bridge.engine.priority import after_action
 from bridge.engine.sba import perform_state_based_actions
 from bridge.engine.turn import next_step
-from bridge.engine.updates import remove_from_combat, update_permanents, updated
+from bridge.engine.updates import remove_from_combat
 from bridge.engine.verdict import Verdict
 from bridge.model.actions import (
     Action,
@@ -48,6 +48,7 @@ from bridge.model.actions import (
     DeclareAttackers,
     DeclareBlockers,
     NextStep,
+    OrderAttackers,
     OrderBlockers,
     Pass,
     PlayLand,
@@ -212,10 +213,5 @@ class Game(Board):
                 for p in self.state.players
             ]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
-        # CR 509.2-509.3: the orders are announced (once, after a declaration of blockers)
-        field = "damage_order"
-        state = update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
-        announced = "blocker_orders" if isinstance(action, OrderBlockers) else "attacker_orders"
-        if "blockers" in state.declared and announced not in state.declared:
-            state = updated(state, declared=[*state.declared, announced])
-        return state
+        assert isinstance(action, (OrderBlockers, OrderAttackers))
+        return after_orders(self.state, action)

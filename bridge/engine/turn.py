@@ -11,7 +11,14 @@ from __future__ import annotations
 import clingo
 
 from bridge.engine.board import Board, priority_now
-from bridge.engine.combat import after_damage, after_declaration, judge_damage, judge_declaration
+from bridge.engine.combat import (
+    after_damage,
+    after_declaration,
+    after_orders,
+    judge_damage,
+    judge_declaration,
+    order_choices,
+)
 from bridge.engine.moves import discard, draw
 from bridge.engine.priority import after_action, give_priority
 from bridge.engine.sba import perform_state_based_actions, record_control_changes
@@ -222,19 +229,21 @@ def turn_based_action_first(game: Board) -> Board:
         return game
     board = Board(game.state, game.pool)
     if "order_blockers" in pending or "order_attackers" in pending:
-        # CR 509.2-509.3: the default orders (by id) are announced, both players'
-        marks = [m for m in ("blocker_orders", "attacker_orders") if m not in board.state.declared]
-        return turn_based_action_first(Board(updated(board.state, declared=[*board.state.declared, *marks]), game.pool))
+        # CR 509.2-509.3: the default orders (by id) are announced, the active player's, then
+        # the defending player's
+        return turn_based_action_first(Board(after_orders(board.state, order_choices(board)[0]), game.pool))
     if "declare_attackers" in pending:
         state = _declare_by_default(board, DeclareAttackers(attackers={}))
     elif "declare_blockers" in pending:
         # the orders the declaration calls for come next (509.2-509.3)
         return turn_based_action_first(Board(_declare_by_default(board, DeclareBlockers(blockers={})), game.pool))
     else:
+        # the active player's announcement, if made, with the defending player's default
         verdict, model = judge_damage(board, AssignDamage(assignments={}))
         if not verdict.legal:
             raise IllegalActionError(verdict)
-        state = after_action(board, board.state, after_damage(board, model))
+        plain = Board(updated(board.state, announced_damage=None), game.pool)
+        state = after_action(board, board.state, after_damage(plain, model))
     return Board(state, game.pool)
 
 

@@ -163,6 +163,8 @@ MESSAGES: dict[str, str] = {
     "order_repeats_attacker": "{0}'s damage assignment order names {1} twice",
     "orders_already_announced": "the damage assignment orders ({0}) were already announced in this combat",
     "order_left_out": "{0} needs a damage assignment order in this announcement",
+    "orders_not_awaited": "no damage assignment order ({0}) is to be announced now: none blocks or is blocked by "
+    "two or more creatures",
     "order_single_blocker": "only one creature blocks {0}: it has no damage assignment order to announce",
     "order_single_attacker": "{0} blocks only one creature: it has no damage assignment order to announce",
     "attacker_orders_too_soon": "the defending player announces orders of blockers after the active player "
