@@ -355,11 +355,22 @@ def _pass_after_announcements(game: Game, accepted: list[Action], problems: list
     return kept
 
 
+def _default_division_by_pass(game: Game, listed: tuple[Action, ...], accepted: list[Action]) -> list[Action]:
+    """The accepted actions but, where the listing offers passing and no division of combat
+    damage (the active player has no choice of one), the announcement of the default
+    division: passing announces it first."""
+    if any(isinstance(a, AssignDamage) for a in listed) or not any(isinstance(a, Pass) for a in listed):
+        return accepted
+    default = damage_result(game, {})
+    return [a for a in accepted if not (isinstance(a, AssignDamage) and damage_result(game, a.assignments) == default)]
+
+
 def listing_differences(game: Game, listed: tuple[Action, ...], accepted: list[Action]) -> list[str]:
     """How the listed actions and the accepted ones differ (nothing when they are the same,
     one action for each way to pay where the listing offers ways)."""
     problems: list[str] = []
     accepted = _pass_by_default(game, listed, accepted, problems)
+    accepted = _default_division_by_pass(game, listed, accepted)
     listed_ways = _by_way_to_pay(game, list(listed))
     accepted_ways = _by_way_to_pay(game, accepted)
     problems += [f"accepted but not listed: {key}" for key in sorted(set(accepted_ways) - set(listed_ways))]
