@@ -289,11 +289,16 @@ def _walk(game: Game, depth: int, found: list[Game]) -> None:
 
 def test_every_order_and_division_the_rules_accept_is_offered() -> None:
     """Along every line from a double block and from a creature blocking two attackers to the
-    division of combat damage, each damage assignment order and each division of combat
-    damage that the judge accepts among those made by itertools is offered (a division: one
-    offered that deals the damage alike)."""
+    division of combat damage, and from two abilities triggering together past their order,
+    each damage assignment order, each division of combat damage and each order of triggered
+    abilities that the judge accepts among those made by itertools is offered (a division:
+    one offered that deals the damage alike)."""
     positions: list[Game] = []
-    for name, depth in (("double_block_orders_and_divisions.yaml", 3), ("brigade_blocks_two_attackers.yaml", 4)):
+    for name, depth in (
+        ("double_block_orders_and_divisions.yaml", 3),
+        ("brigade_blocks_two_attackers.yaml", 4),
+        ("two_firefiends_die_together.yaml", 2),
+    ):
         _walk(Game.from_scenario(ROOT / "tests" / "perft" / name), depth, positions)
     kinds: set[str] = set()
     for game in positions:
@@ -306,5 +311,10 @@ def test_every_order_and_division_the_rules_accept_is_offered() -> None:
                 kinds.add(f"{action.kind} by {getattr(action, 'by', None) or decision.player}")
                 assert choice_key(game, action) in offered, (game.state.step, action)
     # the active player's and the defending player's orders and divisions were all met
-    assert kinds >= {"order_blockers by alice", "order_attackers by bob", "assign_damage by alice"}
+    assert kinds >= {
+        "order_blockers by alice",
+        "order_attackers by bob",
+        "assign_damage by alice",
+        "order_triggers by alice",
+    }
     assert "assign_damage by bob" in kinds

@@ -37,6 +37,7 @@ REFERENCE = {
     "two_attackers_two_blockers.yaml": [9, 11, 53],
     "double_block_orders_and_divisions.yaml": [2, 2, 4, 15],
     "brigade_blocks_two_attackers.yaml": [2, 2, 2, 2, 4],
+    "two_firefiends_die_together.yaml": [1, 2, 2, 2, 2],
     "three_creatures_declare_attackers.yaml": [4, 16, 16],
     "sparkmage_trigger_targets.yaml": [1, 4, 8],
     "first_strike_damage_step.yaml": [6, 10, 10],
@@ -49,7 +50,11 @@ REFERENCE = {
 # how deep the brute force confirms them (each position it passes is compared in full); the
 # positions of damage assignment orders and divisions all the way to their divisions
 BRUTE_DEPTH = 2
-BRUTE_DEEPER = {"double_block_orders_and_divisions.yaml": 4, "brigade_blocks_two_attackers.yaml": 5}
+BRUTE_DEEPER = {
+    "double_block_orders_and_divisions.yaml": 4,
+    "brigade_blocks_two_attackers.yaml": 5,
+    "two_firefiends_die_together.yaml": 3,
+}
 
 
 def _game(name: str) -> Game:

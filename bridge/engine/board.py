@@ -36,6 +36,7 @@ from bridge.model.actions import (
     NextStep,
     OrderAttackers,
     OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
     RemoveFromCombat,
@@ -53,6 +54,7 @@ PT = ("characteristics/pt",)
 ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
 ORDER = ("combat/common", "combat/order")
+TRIGGER_ORDER = ("stack/trigger_order",)
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
 DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
@@ -301,6 +303,8 @@ class Board:
             return check_fresh(self, "attack", attack_facts(action))
         if isinstance(action, (OrderBlockers, OrderAttackers)):
             return self._check_order(action)
+        if isinstance(action, OrderTriggers):
+            return self._check_trigger_order(action)
         if isinstance(action, AssignDamage):
             return self._check_damage(action)
         if isinstance(action, NextStep):
@@ -371,6 +375,22 @@ class Board:
         if self._attack_checker is None:
             self._attack_checker = DeclarationChecker(self, "attack")
         return self._attack_checker
+
+    def _check_trigger_order(self, action: OrderTriggers) -> Verdict:
+        """CR 603.3b: a player's order of his or her triggered abilities put on the stack
+        together (the rules judge it, stack/trigger_order.lp)."""
+        if action.by not in {p.name for p in self.state.players}:
+            raise InputError(f"{action.by!r} is not a player", location="order_triggers.by")
+        for x in action.order:
+            self._require_object(x, "order_triggers.order")
+        facts = [f"active_player({asp_string(self.state.active)}).", f"trigger_order_by({asp_string(action.by)})."]
+        facts += [
+            f"simultaneous_trigger({asp_string(p)}, {asp_string(x)}, {i})."
+            for p, ids in self.state.simultaneous_triggers.items()
+            for i, x in enumerate(ids, start=1)
+        ]
+        facts += [f"announced_trigger_order({asp_string(x)}, {i})." for i, x in enumerate(action.order, start=1)]
+        return self.reader.verdict(Session(TRIGGER_ORDER, "\n".join(facts)).solve().model)
 
     def _check_order(self, action: OrderBlockers | OrderAttackers) -> Verdict:
         pred = "declared_blocker_order" if isinstance(action, OrderBlockers) else "declared_attacker_order"

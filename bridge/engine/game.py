@@ -34,7 +34,7 @@ from bridge.engine.combat import after_assignment, after_declaration, after_orde
 from bridge.engine.priority import after_action
 from bridge.engine.sba import perform_state_based_actions
 from bridge.engine.turn import next_step
-from bridge.engine.updates import remove_from_combat
+from bridge.engine.updates import remove_from_combat, updated
 from bridge.engine.verdict import Verdict
 from bridge.model.actions import (
     Action,
@@ -50,6 +50,7 @@ from bridge.model.actions import (
     NextStep,
     OrderAttackers,
     OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
     RemoveFromCombat,
@@ -115,7 +116,17 @@ class Game(Board):
         self._history.append(self.state)
         before = self.state
         try:
-            self._set_state(after_action(self, before, self._after(action, model)))
+            after = after_action(self, before, self._after(action, model))
+            if before.simultaneous_triggers and not isinstance(action, OrderTriggers):
+                # CR 603.3b: the choice of order was that moment's; another action lets the
+                # abilities stand in the order they were put
+                open_now = {
+                    p: ids
+                    for p, ids in after.simultaneous_triggers.items()
+                    if before.simultaneous_triggers.get(p) != ids
+                }
+                after = updated(after, simultaneous_triggers=open_now)
+            self._set_state(after)
         except BaseException:  # a limit or an interrupt on the way: the game stays as it was
             self._set_state(self._history.pop())
             raise
@@ -206,6 +217,8 @@ class Game(Board):
             }
             players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
+        if isinstance(action, OrderTriggers):
+            return _reordered(self.state, action)
         if isinstance(action, Concede):
             # CR 104.3a: a player who concedes leaves the game (loses)
             players = [
@@ -215,3 +228,16 @@ class Game(Board):
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
         assert isinstance(action, (OrderBlockers, OrderAttackers))
         return after_orders(self.state, action)
+
+
+def _reordered(state: GameState, action: OrderTriggers) -> GameState:
+    """CR 603.3b: the player's abilities put on the stack together stand in the order chosen
+    (the first put lowest); the player's choice is made."""
+    chosen = set(action.order)
+    places = [i for i, item in enumerate(state.stack) if item.id in chosen]  # top first
+    items = {item.id: item for item in state.stack if item.id in chosen}
+    stack = list(state.stack)
+    for place, x in zip(places, reversed(action.order), strict=True):
+        stack[place] = items[x]
+    open_now = {p: ids for p, ids in state.simultaneous_triggers.items() if p != action.by}
+    return updated(state, stack=stack, simultaneous_triggers=open_now)

@@ -25,6 +25,7 @@ _PLAIN_FIELDS = frozenset(
         "extra_combats",
         "attacked_this_combat",
         "announced_damage",
+        "simultaneous_triggers",
     }
 )
 

@@ -167,6 +167,12 @@ MESSAGES: dict[str, str] = {
     "two or more creatures",
     "order_single_blocker": "only one creature blocks {0}: it has no damage assignment order to announce",
     "order_single_attacker": "{0} blocks only one creature: it has no damage assignment order to announce",
+    "trigger_order_not_open": "{0} has no triggered abilities put on the stack together to order now",
+    "trigger_order_not_yet": "{0} orders his or her triggered abilities after the active player orders theirs",
+    "trigger_order_missing": "{0}'s order of the triggered abilities leaves out {1}",
+    "trigger_order_not_among": "{1} is not one of the triggered abilities {0} puts on the stack now",
+    "trigger_order_repeats": "the order names {0} twice",
+    "trigger_order_same_place": "the order puts {0} and {1} in the same place",
     "attacker_orders_too_soon": "the defending player announces orders of blockers after the active player "
     "announces those of attackers",
 }

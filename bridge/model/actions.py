@@ -200,6 +200,16 @@ class ChooseOrder(Model):
     )
 
 
+class OrderTriggers(Model):
+    """CR 603.3b: a player puts his or her triggered abilities that triggered at once on the
+    stack in the order he or she chooses: their ids, the first put on the stack first (so it
+    resolves last); written ``{order_triggers: {by: alice, order: [t2, t1]}}``."""
+
+    kind: Literal["order_triggers"] = "order_triggers"
+    by: str
+    order: list[str] = Field(min_length=2)
+
+
 class Advance(Model):
     """Players pass priority until the game reaches ``step`` (of this turn or the next);
     choices on the way take their defaults (no attackers, no blockers, default damage)."""
@@ -232,7 +242,8 @@ Action = Annotated[
     | Advance
     | Concede
     | ChooseOrder
-    | ChooseTargets,
+    | ChooseTargets
+    | OrderTriggers,
     Field(discriminator="kind"),
 ]
 # validation paths name an action's kind after its index in a list of actions
@@ -247,7 +258,17 @@ _ACTION_FIELD = {
     "remove_from_combat": "objects",
 }
 # actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
-_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede", "choose_order", "choose_targets")
+_ACTION_MAPPING = (
+    "cast",
+    "activate",
+    "play_land",
+    "pass",
+    "advance",
+    "concede",
+    "choose_order",
+    "choose_targets",
+    "order_triggers",
+)
 
 
 def action_from_yaml(value: Any) -> Any:

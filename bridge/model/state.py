@@ -424,6 +424,11 @@ class GameState(Model):
         description="the declarations made in this combat (CR 508.1, 509.1) and the damage assignment orders "
         "announced after them (509.2, 509.3)",
     )
+    simultaneous_triggers: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="player -> his or her triggered abilities just put on the stack together, in the order "
+        "put (the first is lowest), while he or she may still choose their order (CR 603.3b)",
+    )
     announced_damage: dict[str, dict[str, int]] | None = Field(
         None,
         description="in a combat damage step, the active player's announced assignment of his or her "

@@ -29,17 +29,21 @@ from bridge.model.actions import (
     Action,
     Activate,
     Advance,
+    AssignDamage,
     Cast,
     ChooseTargets,
     DeclareAttackers,
     DeclareBlockers,
+    OrderAttackers,
+    OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
     StateBasedActions,
 )
 from bridge.model.cards import Card
 from bridge.model.errors import InputError
-from bridge.model.state import StackObject
+from bridge.model.state import GameState, StackObject
 
 __all__ = [
     "Agent",
@@ -143,9 +147,18 @@ def game_over(game: Game) -> bool:
 
 
 # ---------------------------------------------------------------------- what may be done
-def decisions(game: Game) -> Decision:
-    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1-509.3, 510.1, 603.3d)."""
+def decisions(game: Game, trigger_order: bool = True) -> Decision:
+    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1-509.3, 510.1, 603.3b,
+    603.3d).  ``trigger_order`` False passes over the choice of order of a player's triggered
+    abilities put on the stack together, leaving them in the order they were put (the next
+    action makes that choice so): self-play's random agents play so, as they always have."""
     state = game.state
+    if state.simultaneous_triggers and trigger_order and not state.awaiting_targets:
+        # CR 603.3b: in APNAP order, a player whose abilities went on the stack together
+        # chooses their order (each different order once, the order as put first)
+        who = state.active if state.active in state.simultaneous_triggers else state.opponent(state.active)
+        placings = tuple(trigger_orders(state, who))
+        return Decision(who, placings, sample=lambda: [placings[0]])
     if state.awaiting_targets:
         # CR 603.3d: a triggered ability being put on the stack waits for its controller to
         # choose its targets (the default choice first)
@@ -189,6 +202,27 @@ def decisions(game: Game) -> Decision:
     if "combat_damage" in pending:
         return _damage_decision(game)
     return Decision(player, functools.partial(_priority_groups, game, player), can_pass=True)
+
+
+def trigger_orders(state: GameState, player: str) -> list[OrderTriggers]:
+    """Every order of the player's triggered abilities put on the stack together (CR 603.3b),
+    the order they were put first; orders that differ only in where two abilities alike (the
+    same source's same ability, the same targets and X) stand are given once."""
+    ids = state.simultaneous_triggers[player]
+    items = {s.id: s for s in state.stack if s.id in ids}
+
+    def alike(x: str) -> tuple[object, ...]:
+        item = items[x]
+        return (item.source, item.trigger, tuple(item.targets), item.x, item.card, item.ability)
+
+    seen: set[tuple[tuple[object, ...], ...]] = set()
+    out: list[OrderTriggers] = []
+    for order in itertools.permutations(ids):
+        signature = tuple(alike(x) for x in order)
+        if signature not in seen:
+            seen.add(signature)
+            out.append(OrderTriggers(by=player, order=list(order)))
+    return out
 
 
 def _damage_decision(game: Game) -> Decision:
@@ -530,6 +564,15 @@ def describe_action(game: Game, action: Action) -> str:
         return "block with " + (
             ", ".join(f"{d(b)} -> {', '.join(d(a) for a in v)}" for b, v in action.blockers.items()) or "nothing"
         )
+    if isinstance(action, (OrderBlockers, OrderAttackers)):
+        return "order " + "; ".join(f"{d(c)}: {', '.join(d(x) for x in v)}" for c, v in action.orders.items())
+    if isinstance(action, OrderTriggers):
+        return "put on the stack in the order " + ", ".join(d(x) for x in action.order)
+    if isinstance(action, AssignDamage):
+        parts = [
+            f"{d(c)} -> " + ", ".join(f"{n} to {d(x)}" for x, n in v.items()) for c, v in action.assignments.items()
+        ]
+        return "assign combat damage: " + ("; ".join(parts) or "as by default")
     return action.kind
 
 

@@ -55,6 +55,7 @@ from bridge.model.actions import (
     DeclareBlockers,
     OrderAttackers,
     OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
 )
@@ -167,8 +168,9 @@ def choice_candidates(game: Game) -> list[Action]:
     each player's divisions of combat damage (510.1): each of the player's attacking or
     blocking creatures divides its power in whole numbers among the creatures it blocks or is
     blocked by and the player or planeswalker it attacks (the product over the creatures), and
-    the empty announcement.  (A position that begins with blockers in place takes orders as
-    its setup, 509.7's included; those are not tried.)"""
+    the empty announcement; and each player's order of the two to four objects on top of the
+    stack, any permutation (603.3b).  (A position that begins with blockers in place takes
+    orders as its setup, 509.7's included; those are not tried.)"""
     state = game.state
     out: list[Action] = []
     perms = list(state.permanents())
@@ -182,6 +184,12 @@ def choice_candidates(game: Game) -> list[Action]:
                 orders = {k: list(o) for k, o in zip(keys, order_combo, strict=True) if o is not None}
                 if orders:
                     out.append(kind(orders=orders))
+    # CR 603.3b: each player's order of the objects on top of the stack (two to four of them)
+    tops = [s.id or "" for s in state.stack[:4]]
+    for player in state.players:
+        for k in range(2, len(tops) + 1):
+            for order in itertools.permutations(reversed(tops[:k])):
+                out.append(OrderTriggers(by=player.name, order=list(order)))
     if state.step in ("first_strike_damage", "combat_damage"):
         chars = game.all_characteristics()
         for player in state.players:
@@ -302,7 +310,7 @@ def _pass_by_default(
     the player who then has priority (a scenario's ``pass``), not as a decision of its own
     (the default: none when that is legal, else one that obeys the most requirements);
     checked here to lead where those two do (a problem is said when not)."""
-    if listed and all(isinstance(a, (OrderBlockers, OrderAttackers, AssignDamage)) for a in listed):
+    if listed and all(isinstance(a, ANNOUNCEMENTS) for a in listed):
         return _pass_after_announcements(game, accepted, problems)
     if not listed or not all(isinstance(a, (DeclareAttackers, DeclareBlockers)) for a in listed):
         return accepted
@@ -329,13 +337,17 @@ def _pass_by_default(
     return kept
 
 
+ANNOUNCEMENTS = (OrderBlockers, OrderAttackers, AssignDamage, OrderTriggers)
+
+
 def _pass_after_announcements(game: Game, accepted: list[Action], problems: list[str]) -> list[Action]:
-    """The accepted actions but a pass made while damage assignment orders or combat damage
-    are to be announced: checked to lead where the default announcements (the first listed,
-    each in turn) and then the pass do."""
+    """The accepted announcements (the others are the next decision's): a pass made while
+    damage assignment orders or combat damage are to be announced, and any action taken while
+    a player may order his or her triggered abilities put on the stack together, is checked to
+    lead where the default announcements (the first listed, each in turn) and then it do."""
     kept: list[Action] = []
     for action in accepted:
-        if not isinstance(action, Pass):
+        if isinstance(action, ANNOUNCEMENTS):
             kept.append(action)
             continue
         game.push(action)
@@ -343,13 +355,13 @@ def _pass_after_announcements(game: Game, accepted: list[Action], problems: list
         pushed = 0
         while True:
             options = decisions(game).options
-            if not options or not all(isinstance(a, (OrderBlockers, OrderAttackers, AssignDamage)) for a in options):
+            if not options or not all(isinstance(a, ANNOUNCEMENTS) for a in options):
                 break
             game.push(options[0])
             pushed += 1
         game.push(action)
         if game.state != after:
-            problems.append(f"{action_key(action)} does not lead where the default announcements and then a pass do")
+            problems.append(f"{action_key(action)} does not lead where the default announcements and then it do")
         for _ in range(pushed + 1):
             game.pop()
     return kept
