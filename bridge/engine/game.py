@@ -117,15 +117,19 @@ class Game(Board):
         before = self.state
         try:
             after = after_action(self, before, self._after(action, model))
-            if before.simultaneous_triggers and not isinstance(action, OrderTriggers):
-                # CR 603.3b: the choice of order was that moment's; another action lets the
-                # abilities stand in the order they were put
+            if after.simultaneous_triggers:
+                # CR 603.3b: the choice of order is that moment's: another action lets the
+                # abilities stand in the order they were put (and abilities that left the stack
+                # on the way have no order to choose)
+                was = {} if isinstance(action, OrderTriggers) else before.simultaneous_triggers
+                on_stack = {item.id for item in after.stack}
                 open_now = {
                     p: ids
                     for p, ids in after.simultaneous_triggers.items()
-                    if before.simultaneous_triggers.get(p) != ids
+                    if was.get(p) != ids and on_stack.issuperset(ids)
                 }
-                after = updated(after, simultaneous_triggers=open_now)
+                if open_now != after.simultaneous_triggers:
+                    after = updated(after, simultaneous_triggers=open_now)
             self._set_state(after)
         except BaseException:  # a limit or an interrupt on the way: the game stays as it was
             self._set_state(self._history.pop())
