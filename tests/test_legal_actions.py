@@ -7,8 +7,10 @@ graveyard cast (each X, mode, kicker and buyback, with each combination of targe
 objects and players), played as a land, every activated ability of every permanent (with
 each target and each permanent sacrificed), every mana ability of every permanent with each
 color, every legal declaration of attackers or blockers, every choice of targets of a
-triggered ability waiting for them.  Each is pushed (and popped); each one accepted must be
-among ``decisions(game).options``.
+triggered ability waiting for them, and the announcements of damage assignment orders and of
+divisions of combat damage made by itertools (:func:`bridge.play.brute.choice_candidates`).
+Each is pushed (and popped); each one accepted must be among ``decisions(game).options`` (a
+division of combat damage: one offered that deals the damage alike, ``choice_key``).
 
 To keep the run short, a spell or ability is tried with its targets only when tried without
 them it breaks no rule but those about targets (timing, priority and costs don't depend on
@@ -25,10 +27,21 @@ from pathlib import Path
 from bridge.engine.acting import ACTING, permanent_card, spec_targets
 from bridge.engine.board import LegalAttacks, LegalBlocks
 from bridge.engine.game import Game
-from bridge.model.actions import Action, Activate, Cast, ChooseTargets, DeclareAttackers, Pass, PlayLand
+from bridge.model.actions import (
+    Action,
+    Activate,
+    AssignDamage,
+    Cast,
+    ChooseTargets,
+    DeclareAttackers,
+    DeclareBlockers,
+    Pass,
+    PlayLand,
+)
 from bridge.model.errors import IllegalActionError, InputError, MtgaspError
 from bridge.model.scenario import load_scenario
 from bridge.play.agents import Decision, RandomAgent, decisions, game_over
+from bridge.play.brute import choice_candidates, choice_key
 from bridge.play.selfplay import load_deck, shipped_decks, start_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,8 +126,9 @@ def _candidates(game: Game, decision: Decision) -> list[Action]:
             if _accepted(game, declaration)[0]:
                 seen.append(declaration)
         return seen
+    seen += [c for c in choice_candidates(game) if _accepted(game, c)[0]]
     if not decision.can_pass:
-        return [o for o in decision.options if _accepted(game, o)[0]]
+        return seen + [o for o in decision.options if _accepted(game, o)[0]]
     me = state.player(player)
     if _accepted(game, Pass(by=player))[0]:
         seen.append(Pass(by=player))
@@ -162,7 +176,10 @@ def _declarations(game: Game, decision: Decision) -> LegalAttacks | LegalBlocks 
     """The legal declarations, where the decision is one of attackers or blockers."""
     if decision.sample is None:
         return None
-    return game.legal_attacks if isinstance(decision.sample()[0], DeclareAttackers) else game.legal_blocks
+    first = decision.sample()[0]
+    if isinstance(first, DeclareAttackers):
+        return game.legal_attacks
+    return game.legal_blocks if isinstance(first, DeclareBlockers) else None
 
 
 def _unpaid(action: Action) -> Action:
@@ -209,10 +226,13 @@ def test_every_action_the_rules_accept_is_offered() -> None:
         view = _declarations(game, decision)
         if view is not None and len(view) > MAX_DECLARATIONS:
             continue  # too many to list in a test
-        offered = [_unpaid(o) for o in decision.options]
+        offered = {choice_key(game, _unpaid(o)) for o in decision.options}
+        if decision.can_pass:
+            # passing announces the default division of combat damage first (no other is offered)
+            offered.add(choice_key(game, AssignDamage(assignments={}, by=game.state.active)))
         for action in _candidates(game, decision):
             accepted += 1
-            assert _unpaid(action) in offered, (game.state.step, game.state.turn, action, offered)
+            assert choice_key(game, _unpaid(action)) in offered, (game.state.step, game.state.turn, action, offered)
         tried += 1
     assert tried >= 200 and accepted >= 400, (tried, accepted)
 
@@ -254,3 +274,47 @@ def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_fo
     assert ways == [["forest", "island", "mountain"]]
     legal._LISTING_SESSIONS.clear()
     assert legal.payments(Game.from_state(board), "alice", "divination") == ways
+
+
+def _walk(game: Game, depth: int, found: list[Game]) -> None:
+    """Every position on every line of ``depth`` decisions from the game's."""
+    found.append(Game(game.state, game.pool))
+    if depth == 0 or game_over(game):
+        return
+    for action in decisions(game).options:
+        game.push(action)
+        _walk(game, depth - 1, found)
+        game.pop()
+
+
+def test_every_order_and_division_the_rules_accept_is_offered() -> None:
+    """Along every line from a double block and from a creature blocking two attackers to the
+    division of combat damage, and from two abilities triggering together past their order,
+    each damage assignment order, each division of combat damage and each order of triggered
+    abilities that the judge accepts among those made by itertools is offered (a division:
+    one offered that deals the damage alike)."""
+    positions: list[Game] = []
+    for name, depth in (
+        ("double_block_orders_and_divisions.yaml", 3),
+        ("brigade_blocks_two_attackers.yaml", 4),
+        ("two_firefiends_die_together.yaml", 2),
+    ):
+        _walk(Game.from_scenario(ROOT / "tests" / "perft" / name), depth, positions)
+    kinds: set[str] = set()
+    for game in positions:
+        decision = decisions(game)
+        offered = {choice_key(game, o) for o in decision.options}
+        if decision.can_pass:
+            offered.add(choice_key(game, AssignDamage(assignments={}, by=game.state.active)))
+        for action in choice_candidates(game):
+            if _accepted(game, action)[0]:
+                kinds.add(f"{action.kind} by {getattr(action, 'by', None) or decision.player}")
+                assert choice_key(game, action) in offered, (game.state.step, action)
+    # the active player's and the defending player's orders and divisions were all met
+    assert kinds >= {
+        "order_blockers by alice",
+        "order_attackers by bob",
+        "assign_damage by alice",
+        "order_triggers by alice",
+    }
+    assert "assign_damage by bob" in kinds

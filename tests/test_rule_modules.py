@@ -449,6 +449,7 @@ def companies() -> list[tuple[tuple[str, ...], tuple[Part, ...]]]:
     ]
     out.append((_engine_modules("characteristics/explain", layered=True), ()))
     out += [(PRIORITY, ()), (("combat/citations",), ()), (("inputs", "stack/delayed"), ())]
+    out.append((("inputs", "stack/trigger_order"), ()))
     return out
 
 

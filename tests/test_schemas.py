@@ -44,6 +44,7 @@ def test_scenario_schema_describes_actions_and_state() -> None:
         "Concede",
         "ChooseOrder",
         "ChooseTargets",
+        "OrderTriggers",
     }
     assert "GameState" in defs
     assert defs["Permanent"]["anyOf"][1]["additionalProperties"] is False

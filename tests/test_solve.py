@@ -62,6 +62,10 @@ NAIVE_LINES = [
     ),
     ("nighthawk_blocks_the_wurm.yaml", ["pass:declare_blockers", {"declare_blockers": {"hawk": "bears"}}]),
     ("tokens_after_attackers.yaml", [{"pass": "bob"}, {"cast": {"card": "alarm"}}]),
+    # the default damage assignment order, and the default division of combat damage
+    ("order_the_spider_first.yaml", [{"order_blockers": {"boars": ["cub", "spider"]}}]),
+    ("nighthawk_splits_its_deathtouch.yaml", [{"assign_damage": {}, "by": "alice"}]),
+    ("nighthawk_splits_its_deathtouch.yaml", [{"assign_damage": {"nighthawk": {"sp2": 2}}, "by": "alice"}]),
 ]
 
 

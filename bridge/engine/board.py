@@ -36,6 +36,7 @@ from bridge.model.actions import (
     NextStep,
     OrderAttackers,
     OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
     RemoveFromCombat,
@@ -53,6 +54,7 @@ PT = ("characteristics/pt",)
 ATTACK = ("combat/common", "combat/attack", "combat/declared", "combat/attack_search")
 BLOCK = ("combat/common", "combat/block", "combat/declared", "combat/block_search")
 ORDER = ("combat/common", "combat/order")
+TRIGGER_ORDER = ("inputs", "stack/trigger_order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
 DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
@@ -301,6 +303,8 @@ class Board:
             return check_fresh(self, "attack", attack_facts(action))
         if isinstance(action, (OrderBlockers, OrderAttackers)):
             return self._check_order(action)
+        if isinstance(action, OrderTriggers):
+            return self._check_trigger_order(action)
         if isinstance(action, AssignDamage):
             return self._check_damage(action)
         if isinstance(action, NextStep):
@@ -372,9 +376,25 @@ class Board:
             self._attack_checker = DeclarationChecker(self, "attack")
         return self._attack_checker
 
+    def _check_trigger_order(self, action: OrderTriggers) -> Verdict:
+        """CR 603.3b: a player's order of his or her triggered abilities put on the stack
+        together (the rules judge it, stack/trigger_order.lp)."""
+        if action.by not in {p.name for p in self.state.players}:
+            raise InputError(f"{action.by!r} is not a player", location="order_triggers.by")
+        for x in action.order:
+            self._require_object(x, "order_triggers.order")
+        facts = [f"active_player({asp_string(self.state.active)}).", f"trigger_order_by({asp_string(action.by)})."]
+        facts += [
+            f"simultaneous_trigger({asp_string(p)}, {asp_string(x)}, {i})."
+            for p, ids in self.state.simultaneous_triggers.items()
+            for i, x in enumerate(ids, start=1)
+        ]
+        facts += [f"announced_trigger_order({asp_string(x)}, {i})." for i, x in enumerate(action.order, start=1)]
+        return self.reader.verdict(Session(TRIGGER_ORDER, "\n".join(facts)).solve().model)
+
     def _check_order(self, action: OrderBlockers | OrderAttackers) -> Verdict:
-        facts = []
         pred = "declared_blocker_order" if isinstance(action, OrderBlockers) else "declared_attacker_order"
+        facts = [f"announcing({'blocker' if isinstance(action, OrderBlockers) else 'attacker'}_orders)."]
         for creature, order in action.orders.items():
             self._require_object(creature, action.kind)
             for pos, other in enumerate(order, start=1):
@@ -393,11 +413,20 @@ class Board:
         self, action: AssignDamage, deal: bool = False
     ) -> Verdict | tuple[Verdict, frozenset[clingo.Symbol]]:
         self._require_ids(action)
+        if action.by is not None and action.by not in {p.name for p in self.state.players}:
+            raise InputError(f"{action.by!r} is not a player", location="assign_damage.by")
+        # CR 510.1: the active player's announcement, made before, with this one
+        assignments = {**(self.state.announced_damage or {}), **action.assignments}
         facts = [
             f"declared_damage({asp_string(source)}, {asp_string(target)}, {amount})."
-            for source, targets in action.assignments.items()
+            for source, targets in assignments.items()
             for target, amount in targets.items()
         ]
+        if action.by is not None:
+            facts.append(f"damage_announcer({asp_string(action.by)}).")
+            facts += [f"damage_announcing({asp_string(source)})." for source in action.assignments]
+        if self.state.announced_damage is not None:
+            facts.append("attackers_damage_announced.")
         facts += [
             f"declared_prevention({asp_string(shielded)}, {asp_string(source)}, {amount})."
             for shielded, sources in action.prevent.items()
@@ -433,6 +462,25 @@ class Board:
                 }
             )
         return sorted(found, key=lambda d: sorted(d.items()))
+
+    def joint_damage_assignments(self, creatures: list[str]) -> list[dict[str, dict[str, int]]]:
+        """Every legal assignment of these creatures' combat damage together (CR 510.1),
+        the other creatures assigning theirs by default: creature -> {recipient: damage}."""
+        facts = "\n".join(f"damage_chooser({asp_string(c)})." for c in creatures)
+        session = Session(
+            self.modules(*DAMAGE),
+            self.position.facts + "\n" + facts,
+            [("damage_assignment", (SEARCH,)), ("damage_search", ())],
+        )
+        found = []
+        chosen = set(creatures)
+        for model in session.solve(models=0).models:
+            one: dict[str, dict[str, int]] = {}
+            for s in model:
+                if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string in chosen:
+                    one.setdefault(s.arguments[1].string, {})[s.arguments[2].string] = s.arguments[3].number
+            found.append(one)
+        return sorted(found, key=lambda d: sorted((k, sorted(v.items())) for k, v in d.items()))
 
     def state_based_actions(self) -> list[tuple[str, str]]:
         """The state-based actions that apply now (CR 704.5), as (action, rule) pairs."""

@@ -6,17 +6,20 @@ priority (510.3-510.4).
 
 from __future__ import annotations
 
+import itertools
+from typing import Literal
+
 import clingo
 
-from bridge.engine.board import DECLARED, Board, attack_facts, block_facts, check_fresh_model
+from bridge.engine.board import DECLARED, Board, attack_facts, block_facts, check_fresh_model, priority_now
 from bridge.engine.facts import asp_string
 from bridge.engine.moves import exile_from_graveyard_instead, gain_or_draw
 from bridge.engine.priority import give_priority
 from bridge.engine.solver import atoms
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
-from bridge.engine.updates import update_permanents
+from bridge.engine.updates import update_permanents, updated
 from bridge.engine.verdict import Verdict
-from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers
+from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers, OrderAttackers, OrderBlockers
 from bridge.model.cards import CardPool
 from bridge.model.state import GameState, Player
 
@@ -224,6 +227,113 @@ def after_damage(board: Board, model: frozenset[clingo.Symbol]) -> GameState:
     events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
     state = triggers_on(board.pool, state, state, events)
     return give_priority(Board(state, board.pool), state, state.active)
+
+
+def after_assignment(board: Board, action: AssignDamage, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 510.1: the active player's announcement waits for the defending player's when he or
+    she has a choice to make (the announcement is kept); otherwise combat damage is dealt
+    (510.2), the creatures not named assigning theirs by default."""
+    state = board.state
+    if action.by == state.active and state.announced_damage is None and defender_has_choice(board):
+        return updated(state, announced_damage=action.assignments)
+    if state.announced_damage is not None:
+        board = Board(updated(state, announced_damage=None), board.pool)
+    return after_damage(board, model)
+
+
+def after_orders(state: GameState, action: OrderBlockers | OrderAttackers) -> GameState:
+    """CR 509.2-509.3: the damage assignment orders announced; after a declaration of blockers,
+    the announcement is recorded (it is made once)."""
+    state = update_permanents(state, {c: {"damage_order": list(order)} for c, order in action.orders.items()})
+    announced: Literal["blocker_orders", "attacker_orders"] = (
+        "blocker_orders" if isinstance(action, OrderBlockers) else "attacker_orders"
+    )
+    if "blockers" in state.declared and announced not in state.declared:
+        state = updated(state, declared=[*state.declared, announced])
+    return state
+
+
+def damage_result(board: Board, assignments: dict[str, dict[str, int]]) -> frozenset[clingo.Symbol] | None:
+    """What dealing this assignment of combat damage does (the creatures not named assigning
+    theirs by default), as the rules say: their answer but the assignment itself; None when
+    the assignment is illegal."""
+    verdict, model = judge_damage(board, AssignDamage(assignments=assignments))
+    return _result(model) if verdict.legal else None
+
+
+def order_choices(board: Board) -> list[OrderBlockers | OrderAttackers]:
+    """CR 509.2-509.3: the announcements of damage assignment orders the step waits for
+    (the rules say which): every order of each attacker's blockers (509.2), or else every
+    order of the attackers each creature blocks (509.3), one announcement for all of them
+    (their product), the default order (by id) first."""
+    pending = priority_now(board)[1]
+    blockers = "order_blockers" in pending
+    if not blockers and "order_attackers" not in pending:
+        return []
+    state = board.state
+    if blockers:
+        ordered = [p.id or "" for p in state.permanents() if p.attacking]
+        each = {a: board.blocker_orders(a) for a in ordered}
+    else:
+        ordered = [p.id or "" for p in state.permanents() if p.blocking]
+        each = {b: board.attacker_orders(b) for b in ordered}
+    each = {c: orders for c, orders in sorted(each.items()) if orders}
+    out: list[OrderBlockers | OrderAttackers] = []
+    for combo in itertools.product(*each.values()):
+        orders = dict(zip(each, combo, strict=True))
+        out.append(OrderBlockers(orders=orders) if blockers else OrderAttackers(orders=orders))
+    return out
+
+
+def defender_has_choice(board: Board) -> bool:
+    """Does the defending player choose how a blocking creature divides its combat damage
+    (CR 510.1d: one blocking two or more attackers)?  The rules list the divisions."""
+    state = board.state
+    if not any(len(p.blocking) > 1 for p in state.permanents()):
+        return False  # none blocks two attackers: each blocker's damage goes to the one it blocks
+    return len(damage_choices(board, state.opponent(state.active))) > 1
+
+
+def damage_choices(board: Board, player: str) -> list[AssignDamage]:
+    """CR 510.1: the player's announcements of how his or her creatures in combat (attacking
+    for the active player, blocking for the other) assign their combat damage: every legal
+    assignment of them together, as the rules list them, one for each different result of
+    dealing it (what the rules say the damage does), the default assignment first (written
+    as no assignment; the others name the creatures whose damage differs from it)."""
+    state = board.state
+    attacking = player == state.active
+    mine = [
+        p.id or ""
+        for p in state.permanents()
+        if state.controller_of(p) == player and (p.attacking if attacking else p.blocking)
+    ]
+    if not mine:
+        return [AssignDamage(assignments={}, by=player)]
+    # judged whole (no announcer): the legality of the division and what dealing it does
+    verdict, model = judge_damage(board, AssignDamage(assignments={}))
+    default: dict[str, dict[str, int]] = {}
+    for s in atoms(model, "assigned", 4):
+        if s.arguments[0] == DECLARED and s.arguments[1].string in mine:
+            default.setdefault(s.arguments[1].string, {})[s.arguments[2].string] = s.arguments[3].number
+    out = [AssignDamage(assignments={}, by=player)]
+    seen = {_result(model)}
+    for combo in board.joint_damage_assignments(mine):
+        differs = {c: a for c, a in combo.items() if a != default.get(c, {})}
+        if not differs:
+            continue
+        verdict, model = judge_damage(board, AssignDamage(assignments=differs))
+        if not verdict.legal:
+            continue
+        key = _result(model)
+        if key not in seen:
+            seen.add(key)
+            out.append(AssignDamage(assignments=differs, by=player))
+    return out
+
+
+def _result(model: frozenset[clingo.Symbol]) -> frozenset[clingo.Symbol]:
+    """What dealing an assignment does, as the rules say (its results but the assignment)."""
+    return frozenset(s for s in model if not s.match("assigned", 4))
 
 
 DAMAGE_RESULTS = (

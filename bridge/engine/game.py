@@ -30,11 +30,11 @@ from bridge.engine.acting import (
 )
 from bridge.engine.board import Board, partial_cards
 from bridge.engine.casting import advance, after_activate, after_cast, after_choose_targets, after_pass, after_play_land
-from bridge.engine.combat import after_damage, after_declaration, judge_damage, judge_declaration
+from bridge.engine.combat import after_assignment, after_declaration, after_orders, judge_damage, judge_declaration
 from bridge.engine.priority import after_action
 from bridge.engine.sba import perform_state_based_actions
 from bridge.engine.turn import next_step
-from bridge.engine.updates import remove_from_combat, update_permanents
+from bridge.engine.updates import remove_from_combat, updated
 from bridge.engine.verdict import Verdict
 from bridge.model.actions import (
     Action,
@@ -48,6 +48,9 @@ from bridge.model.actions import (
     DeclareAttackers,
     DeclareBlockers,
     NextStep,
+    OrderAttackers,
+    OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
     RemoveFromCombat,
@@ -113,7 +116,21 @@ class Game(Board):
         self._history.append(self.state)
         before = self.state
         try:
-            self._set_state(after_action(self, before, self._after(action, model)))
+            after = after_action(self, before, self._after(action, model))
+            if after.simultaneous_triggers:
+                # CR 603.3b: the choice of order is that moment's: another action lets the
+                # abilities stand in the order they were put (and abilities that left the stack
+                # on the way have no order to choose)
+                was = {} if isinstance(action, OrderTriggers) else before.simultaneous_triggers
+                on_stack = {item.id for item in after.stack}
+                open_now = {
+                    p: ids
+                    for p, ids in after.simultaneous_triggers.items()
+                    if was.get(p) != ids and on_stack.issuperset(ids)
+                }
+                if open_now != after.simultaneous_triggers:
+                    after = updated(after, simultaneous_triggers=open_now)
+            self._set_state(after)
         except BaseException:  # a limit or an interrupt on the way: the game stays as it was
             self._set_state(self._history.pop())
             raise
@@ -170,7 +187,7 @@ class Game(Board):
         if isinstance(action, (DeclareAttackers, DeclareBlockers)):
             return after_declaration(self, action, model)
         if isinstance(action, AssignDamage):
-            return after_damage(self, model)
+            return after_assignment(self, action, model)
         if isinstance(action, StateBasedActions):
             return perform_state_based_actions(self)
         if isinstance(action, RemoveFromCombat):
@@ -204,6 +221,8 @@ class Game(Board):
             }
             players = [p.model_copy(update=update) if p.name == action.by else p for p in self.state.players]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
+        if isinstance(action, OrderTriggers):
+            return _reordered(self.state, action)
         if isinstance(action, Concede):
             # CR 104.3a: a player who concedes leaves the game (loses)
             players = [
@@ -211,5 +230,18 @@ class Game(Board):
                 for p in self.state.players
             ]
             return GameState.model_validate(self.state.model_copy(update={"players": players}).model_dump())
-        field = "damage_order"
-        return update_permanents(self.state, {c: {field: list(order)} for c, order in action.orders.items()})
+        assert isinstance(action, (OrderBlockers, OrderAttackers))
+        return after_orders(self.state, action)
+
+
+def _reordered(state: GameState, action: OrderTriggers) -> GameState:
+    """CR 603.3b: the player's abilities put on the stack together stand in the order chosen
+    (the first put lowest); the player's choice is made."""
+    chosen = set(action.order)
+    places = [i for i, item in enumerate(state.stack) if item.id in chosen]  # top first
+    items = {item.id: item for item in state.stack if item.id in chosen}
+    stack = list(state.stack)
+    for place, x in zip(places, reversed(action.order), strict=True):
+        stack[place] = items[x]
+    open_now = {p: ids for p, ids in state.simultaneous_triggers.items() if p != action.by}
+    return updated(state, stack=stack, simultaneous_triggers=open_now)

@@ -190,7 +190,7 @@ def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], cli
             opened[("lands_played", (name, k))] = clingo.Function(
                 "lands_played", [clingo.String(name), clingo.Number(k)]
             )
-    for declared in ("attackers", "blockers"):
+    for declared in ("attackers", "blockers", "blocker_orders", "attacker_orders"):
         opened[("declared_in_combat", declared)] = clingo.Function("declared_in_combat", [clingo.Function(declared)])
     facts = kept + "\n" + " ".join(f"#external {sym}. [free]" for sym in opened.values())
     session = Session.shared(game.modules(*ACTING), facts)

@@ -254,7 +254,20 @@ def put_triggers_on_stack(game: Board, state: GameState) -> GameState:
 
     pending = sorted(state.pending_triggers, key=lambda t: (order.index(t.controller or state.active), chosen(t)))
     queue = [*state.awaiting_targets, *pending]
-    return put_in_order(game, updated(state, pending_triggers=[], awaiting_targets=[]), queue)
+    before = {s.id for s in state.stack}
+    after = put_in_order(game, updated(state, pending_triggers=[], awaiting_targets=[]), queue)
+    if after.awaiting_targets:
+        return after  # (abilities put while targets are chosen one by one keep this order)
+    # CR 603.3b: a player whose abilities went on the stack together (two or more) may still
+    # choose their order, at this moment (a decision; the order as put stands otherwise)
+    put: dict[str, list[str]] = {}
+    for item in reversed(after.stack):
+        if item.id not in before and item.id:
+            put.setdefault(item.controller or state.active, []).append(item.id)
+    together = {p: ids for p, ids in put.items() if len(ids) > 1 and p not in after.simultaneous_triggers}
+    if together:
+        after = updated(after, simultaneous_triggers={**after.simultaneous_triggers, **together})
+    return after
 
 
 def put_in_order(game: Board, state: GameState, queue: list[StackObject]) -> GameState:

@@ -11,7 +11,14 @@ from __future__ import annotations
 import clingo
 
 from bridge.engine.board import Board, priority_now
-from bridge.engine.combat import after_damage, after_declaration, judge_damage, judge_declaration
+from bridge.engine.combat import (
+    after_damage,
+    after_declaration,
+    after_orders,
+    judge_damage,
+    judge_declaration,
+    order_choices,
+)
 from bridge.engine.moves import discard, draw
 from bridge.engine.priority import after_action, give_priority
 from bridge.engine.sba import perform_state_based_actions, record_control_changes
@@ -104,7 +111,15 @@ def begin_step(game: Board, state: GameState, step: str, checked: bool = True) -
     for it, the step ends.  ``checked``: state-based actions were checked since anything
     changed (not so after a step in which nobody received priority)."""
     # the records of the step that ended: who passed, priority, combat damage dealt in it
-    state = updated(state, step=step, passed=[], priority=None, combat_damage_dealt=False, cleanup_again=False)
+    state = updated(
+        state,
+        step=step,
+        passed=[],
+        priority=None,
+        combat_damage_dealt=False,
+        cleanup_again=False,
+        announced_damage=None,
+    )
     g = Board(state, game.pool)
     model = g._sba_model()
     acted = not checked or any(s.match("tba", 1) for s in model)
@@ -206,21 +221,29 @@ def turn_based_action_first(game: Board) -> Board:
     """CR 115.2c, 703.3: a step's turn-based action not yet done (the rules say which) is
     done before anyone has priority: acting on a pass, the flow makes it by its defaults
     (no attackers and no blockers unless requirements make that declaration illegal, then
-    one that obeys the most of them, 508.1d, 509.1c; combat damage as assigned by default,
-    510.1), and the active player receives priority (508.3, 509.5, 510.4)."""
+    one that obeys the most of them, 508.1d, 509.1c; damage assignment orders by id, 509.2-509.3;
+    combat damage as assigned by default, or as the active player announced it, 510.1), and the
+    active player receives priority (508.3, 509.5, 510.4)."""
     pending = priority_now(game)[1]
     if not pending:
         return game
     board = Board(game.state, game.pool)
+    if "order_blockers" in pending or "order_attackers" in pending:
+        # CR 509.2-509.3: the default orders (by id) are announced, the active player's, then
+        # the defending player's
+        return turn_based_action_first(Board(after_orders(board.state, order_choices(board)[0]), game.pool))
     if "declare_attackers" in pending:
         state = _declare_by_default(board, DeclareAttackers(attackers={}))
     elif "declare_blockers" in pending:
-        state = _declare_by_default(board, DeclareBlockers(blockers={}))
+        # the orders the declaration calls for come next (509.2-509.3)
+        return turn_based_action_first(Board(_declare_by_default(board, DeclareBlockers(blockers={})), game.pool))
     else:
+        # the active player's announcement, if made, with the defending player's default
         verdict, model = judge_damage(board, AssignDamage(assignments={}))
         if not verdict.legal:
             raise IllegalActionError(verdict)
-        state = after_action(board, board.state, after_damage(board, model))
+        plain = Board(updated(board.state, announced_damage=None), game.pool)
+        state = after_action(board, board.state, after_damage(plain, model))
     return Board(state, game.pool)
 
 

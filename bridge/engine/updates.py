@@ -24,6 +24,8 @@ _PLAIN_FIELDS = frozenset(
         "combat_damage_prevented",
         "extra_combats",
         "attacked_this_combat",
+        "announced_damage",
+        "simultaneous_triggers",
     }
 )
 

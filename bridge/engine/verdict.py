@@ -82,6 +82,9 @@ MESSAGES: dict[str, str] = {
     "trample_too_early": "{0} tramples over before {1}, which blocks it, is assigned lethal damage",
     "not_in_combat": "{0} is not attacking or blocking anything now, so it assigns no combat damage",
     "damage_already_dealt": "combat damage was already dealt in this {0} step",
+    "announces_others_creature": "{1} doesn't control {0}, so {1} doesn't announce how it assigns its combat damage",
+    "damage_announced_out_of_turn": "{0} doesn't announce combat damage now: the active player announces the "
+    "attacking creatures' first, then the defending player the blocking creatures'",
     # casting spells, activating abilities, playing lands (CR 115, 601, 602, 305)
     "no_priority": "{0} doesn't have priority",
     "before_declare_attackers": "{0} can't act yet: nobody has priority in the declare attackers step until the "
@@ -90,6 +93,8 @@ MESSAGES: dict[str, str] = {
     "defending player has declared blockers",
     "before_combat_damage": "{0} can't act yet: nobody has priority in a combat damage step until combat damage "
     "has been assigned and dealt",
+    "before_damage_assignment_order": "{0} can't act yet: nobody has priority in the declare blockers step until "
+    "the damage assignment orders are announced",
     "timing_sorcery": "{0} is a sorcery: it can be cast only in its caster's main phase with the stack empty ({1})",
     "timing_creature": "{0} is a creature spell: it can be cast only in its caster's main phase with the stack "
     "empty ({1})",
@@ -156,6 +161,20 @@ MESSAGES: dict[str, str] = {
     "order_not_blocked_by": "{1} is in {0}'s damage assignment order but {0} does not block it",
     "order_missing_attacker": "{0}'s damage assignment order leaves out {1}, which it blocks",
     "order_repeats_attacker": "{0}'s damage assignment order names {1} twice",
+    "orders_already_announced": "the damage assignment orders ({0}) were already announced in this combat",
+    "order_left_out": "{0} needs a damage assignment order in this announcement",
+    "orders_not_awaited": "no damage assignment order ({0}) is to be announced now: none blocks or is blocked by "
+    "two or more creatures",
+    "order_single_blocker": "only one creature blocks {0}: it has no damage assignment order to announce",
+    "order_single_attacker": "{0} blocks only one creature: it has no damage assignment order to announce",
+    "trigger_order_not_open": "{0} has no triggered abilities put on the stack together to order now",
+    "trigger_order_not_yet": "{0} orders his or her triggered abilities after the active player orders theirs",
+    "trigger_order_missing": "{0}'s order of the triggered abilities leaves out {1}",
+    "trigger_order_not_among": "{1} is not one of the triggered abilities {0} puts on the stack now",
+    "trigger_order_repeats": "the order names {0} twice",
+    "trigger_order_same_place": "the order puts {0} and {1} in the same place",
+    "attacker_orders_too_soon": "the defending player announces orders of blockers after the active player "
+    "announces those of attackers",
 }
 
 

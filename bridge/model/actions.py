@@ -67,11 +67,16 @@ class StateBasedActions(Model):
 class AssignDamage(Model):
     """CR 510.1: creature id -> {recipient id or player name: damage}; ``prevent`` is the
     affected player's choice of which damage a prevention shield prevents (CR 615.7):
-    shielded id or player -> {source id: damage prevented}."""
+    shielded id or player -> {source id: damage prevented}.  Creatures left out assign their
+    damage by default.  ``by``, when given, is the player announcing (510.1: the active player
+    for the attacking creatures, then the defending player for the blocking creatures, whose
+    announcement the game waits for when he or she has a choice); without it the assignment
+    is announced whole and the damage dealt."""
 
     kind: Literal["assign_damage"] = "assign_damage"
     assignments: dict[str, dict[str, int]]
     prevent: dict[str, dict[str, int]] = Field(default_factory=dict)
+    by: str | None = None
 
     @field_validator("assignments")
     @classmethod
@@ -195,6 +200,16 @@ class ChooseOrder(Model):
     )
 
 
+class OrderTriggers(Model):
+    """CR 603.3b: a player puts his or her triggered abilities that triggered at once on the
+    stack in the order he or she chooses: their ids, the first put on the stack first (so it
+    resolves last); written ``{order_triggers: {by: alice, order: [t2, t1]}}``."""
+
+    kind: Literal["order_triggers"] = "order_triggers"
+    by: str
+    order: list[str] = Field(min_length=2)
+
+
 class Advance(Model):
     """Players pass priority until the game reaches ``step`` (of this turn or the next);
     choices on the way take their defaults (no attackers, no blockers, default damage)."""
@@ -227,7 +242,8 @@ Action = Annotated[
     | Advance
     | Concede
     | ChooseOrder
-    | ChooseTargets,
+    | ChooseTargets
+    | OrderTriggers,
     Field(discriminator="kind"),
 ]
 # validation paths name an action's kind after its index in a list of actions
@@ -242,7 +258,17 @@ _ACTION_FIELD = {
     "remove_from_combat": "objects",
 }
 # actions written as a mapping of their fields under their name: {cast: {card: ..., targets: [...]}}
-_ACTION_MAPPING = ("cast", "activate", "play_land", "pass", "advance", "concede", "choose_order", "choose_targets")
+_ACTION_MAPPING = (
+    "cast",
+    "activate",
+    "play_land",
+    "pass",
+    "advance",
+    "concede",
+    "choose_order",
+    "choose_targets",
+    "order_triggers",
+)
 
 
 def action_from_yaml(value: Any) -> Any:

@@ -93,6 +93,14 @@ def canonical_form(state: GameState) -> dict[str, Json]:
         _rename_fields(effect, _EFFECT_REFS, ("targets",), names)
         if "timestamp" in effect:
             effect["timestamp"] = ranks[effect["timestamp"]]
+    if "simultaneous_triggers" in data:
+        data["simultaneous_triggers"] = {p: [names.ref(x) for x in v] for p, v in data["simultaneous_triggers"].items()}
+    if data.get("announced_damage") is not None:
+        pairs = [
+            (names.ref(k), _sorted_pairs([(names.ref(x), n) for x, n in v.items()]))
+            for k, v in data["announced_damage"].items()
+        ]
+        data["announced_damage"] = _sorted_pairs(pairs)
     if "activated_this_turn" in data:
         data["activated_this_turn"] = [_ability_key(entry, names) for entry in data["activated_this_turn"]]
     if "gone" in data:

@@ -419,8 +419,21 @@ class GameState(Model):
         False, description="combat damage was dealt in this combat damage step (CR 510.2)"
     )
     stack: list[StackObject] = Field(default_factory=list, description="top first (CR 405)")
-    declared: list[Literal["attackers", "blockers"]] = Field(
-        default_factory=list, description="the declarations made in this combat (CR 508.1, 509.1)"
+    declared: list[Literal["attackers", "blockers", "blocker_orders", "attacker_orders"]] = Field(
+        default_factory=list,
+        description="the declarations made in this combat (CR 508.1, 509.1) and the damage assignment orders "
+        "announced after them (509.2, 509.3)",
+    )
+    simultaneous_triggers: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="player -> his or her triggered abilities just put on the stack together, in the order "
+        "put (the first is lowest), while he or she may still choose their order (CR 603.3b)",
+    )
+    announced_damage: dict[str, dict[str, int]] | None = Field(
+        None,
+        description="in a combat damage step, the active player's announced assignment of his or her "
+        "creatures' combat damage, while the defending player announces the blockers' (CR 510.1): creature "
+        "id -> {recipient: damage}",
     )
     attacked_this_combat: bool = Field(
         False,

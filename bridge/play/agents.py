@@ -2,7 +2,9 @@
 
 ``decisions(game)`` names the player who must act now and the legal actions, as the rules
 list them: choosing the targets of a triggered ability as it goes on the stack, declaring
-attackers or blockers at the start of those steps (every legal declaration), else, for the
+attackers or blockers at the start of those steps (every legal declaration), announcing
+damage assignment orders after blockers are declared (every order), announcing how combat
+damage is assigned (every division that deals it differently), else, for the
 player with priority, playing a land, casting a spell (with each legal choice of targets,
 and each way to pay where it matters), activating an ability, activating a mana ability
 with each color it makes, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
@@ -20,23 +22,28 @@ from typing import Protocol
 
 from bridge.engine.acting import activate_object, permanent_card, spec_targets, target_choices, trigger_target_choices
 from bridge.engine.board import priority_now
+from bridge.engine.combat import damage_choices, defender_has_choice, order_choices
 from bridge.engine.game import Game
 from bridge.engine.legal import Listing, listing, payments
 from bridge.model.actions import (
     Action,
     Activate,
     Advance,
+    AssignDamage,
     Cast,
     ChooseTargets,
     DeclareAttackers,
     DeclareBlockers,
+    OrderAttackers,
+    OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
     StateBasedActions,
 )
 from bridge.model.cards import Card
 from bridge.model.errors import InputError
-from bridge.model.state import StackObject
+from bridge.model.state import GameState, StackObject
 
 __all__ = [
     "Agent",
@@ -64,7 +71,10 @@ class Decision:
     activated ability, the mana abilities; declarations of attackers or blockers), each
     listed on its own when asked for: ``groups`` (None for a plain tuple).  ``sample``, when
     given, is a group of a few of the options that is cheap to list, for agents that sample
-    (the legal declarations can be exponentially many)."""
+    (the legal declarations can be exponentially many).  ``choices``, when given, are options
+    listed after the groups and before passing that stand beside a pass that takes a default
+    (the divisions of combat damage, where a pass deals it as assigned by default):
+    ``options`` has them, the groups and ``first`` don't."""
 
     def __init__(
         self,
@@ -72,10 +82,12 @@ class Decision:
         options: tuple[Action, ...] | Sequence[Group] | Callable[[], Sequence[Group]],
         can_pass: bool = False,
         sample: Group | None = None,
+        choices: Group | None = None,
     ) -> None:
         self.player = player
         self.can_pass = can_pass
         self.sample = _once(sample) if sample is not None else None
+        self.choices = _once(choices) if choices is not None else None
         self._options = options if isinstance(options, tuple) else None
         self._make_groups = None if isinstance(options, tuple) else options
         self._groups: list[Group] | None = None
@@ -95,6 +107,7 @@ class Decision:
             groups = self.groups
             assert groups is not None
             listed = [a for group in groups for a in group()]
+            listed += self.choices() if self.choices is not None else []
             self._options = tuple(listed + ([Pass(by=self.player)] if self.can_pass else []))
         return self._options
 
@@ -134,9 +147,18 @@ def game_over(game: Game) -> bool:
 
 
 # ---------------------------------------------------------------------- what may be done
-def decisions(game: Game) -> Decision:
-    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1, 603.3d)."""
+def decisions(game: Game, trigger_order: bool = True) -> Decision:
+    """Who acts now and the legal actions (CR 115.1, 508.1, 509.1-509.3, 510.1, 603.3b,
+    603.3d).  ``trigger_order`` False passes over the choice of order of a player's triggered
+    abilities put on the stack together, leaving them in the order they were put (the next
+    action makes that choice so): self-play's random agents play so, as they always have."""
     state = game.state
+    if state.simultaneous_triggers and trigger_order and not state.awaiting_targets:
+        # CR 603.3b: in APNAP order, a player whose abilities went on the stack together
+        # chooses their order (each different order once, the order as put first)
+        who = state.active if state.active in state.simultaneous_triggers else state.opponent(state.active)
+        placings = tuple(trigger_orders(state, who))
+        return Decision(who, placings, sample=lambda: [placings[0]])
     if state.awaiting_targets:
         # CR 603.3d: a triggered ability being put on the stack waits for its controller to
         # choose its targets (the default choice first)
@@ -159,6 +181,13 @@ def decisions(game: Game) -> Decision:
         return Decision(
             state.opponent(state.active), [few, functools.partial(_every_declaration, game, "block", few)], sample=few
         )
+    if "order_blockers" in pending or "order_attackers" in pending:
+        # CR 509.2-509.3: the active player announces the orders of the attackers' blockers,
+        # then the defending player those of the attackers a creature blocks (the default
+        # order first, the sample for agents that sample)
+        orders = tuple(order_choices(game))
+        who = state.active if "order_blockers" in pending else state.opponent(state.active)
+        return Decision(who, orders, sample=lambda: [orders[0]])
     if not receives:
         # CR 502.3, 514.3: nobody has priority in the untap step, nor in a cleanup step where
         # none was given; the game goes on to the next step that has it (a position can
@@ -170,7 +199,62 @@ def decisions(game: Game) -> Decision:
         # player at 0 life); they are performed before anyone acts, as whenever a player
         # would receive priority (a game keeps none pending from then on)
         return Decision(player, (StateBasedActions(),))
+    if "combat_damage" in pending:
+        return _damage_decision(game)
     return Decision(player, functools.partial(_priority_groups, game, player), can_pass=True)
+
+
+def trigger_orders(state: GameState, player: str) -> list[OrderTriggers]:
+    """Every order of the player's triggered abilities put on the stack together (CR 603.3b),
+    the order they were put first; orders that differ only in where two abilities alike (the
+    same source's same ability, the same targets and X) stand are given once."""
+    ids = state.simultaneous_triggers[player]
+    items = {s.id: s for s in state.stack if s.id in ids}
+
+    def alike(x: str) -> tuple[object, ...]:
+        item = items[x]
+        return (item.source, item.trigger, tuple(item.targets), item.x, item.card, item.ability)
+
+    seen: set[tuple[tuple[object, ...], ...]] = set()
+    out: list[OrderTriggers] = []
+    for order in itertools.permutations(ids):
+        signature = tuple(alike(x) for x in order)
+        if signature not in seen:
+            seen.add(signature)
+            out.append(OrderTriggers(by=player, order=list(order)))
+    return out
+
+
+def _damage_decision(game: Game) -> Decision:
+    """CR 510.1: in a combat damage step before damage is dealt, the active player announces
+    how the attacking creatures assign their combat damage, then the defending player how the
+    blocking creatures assign theirs; damage is dealt once both have (510.2), and the active
+    player receives priority (510.4).  When the defending player has a choice (a creature
+    blocking two or more attackers), each announcement is a decision of its own (the default
+    first).  Otherwise the active player's decision is as it has been: passing deals the damage
+    as assigned by default and passes; each other division of the attacking creatures' damage
+    (the default one first) deals it and leaves priority with the active player."""
+    state = game.state
+    active, defender = state.active, state.opponent(state.active)
+    if state.announced_damage is not None:
+        announced = tuple(damage_choices(game, defender))
+        return Decision(defender, announced, sample=lambda: [announced[0]])
+    if defender_has_choice(game):
+        divisions = tuple(damage_choices(game, active))
+        return Decision(active, divisions, sample=lambda: [divisions[0]])
+    player = state.priority_player()
+    return Decision(
+        player,
+        functools.partial(_priority_groups, game, player),
+        can_pass=True,
+        choices=functools.partial(_active_divisions, game),
+    )
+
+
+def _active_divisions(game: Game) -> list[Action]:
+    """The active player's divisions of combat damage, when there is more than the default."""
+    divisions = damage_choices(game, game.state.active)
+    return list(divisions) if len(divisions) > 1 else []
 
 
 def _every_declaration(game: Game, kind: str, few: Group) -> list[Action]:
@@ -480,6 +564,15 @@ def describe_action(game: Game, action: Action) -> str:
         return "block with " + (
             ", ".join(f"{d(b)} -> {', '.join(d(a) for a in v)}" for b, v in action.blockers.items()) or "nothing"
         )
+    if isinstance(action, (OrderBlockers, OrderAttackers)):
+        return "order " + "; ".join(f"{d(c)}: {', '.join(d(x) for x in v)}" for c, v in action.orders.items())
+    if isinstance(action, OrderTriggers):
+        return "put on the stack in the order " + ", ".join(d(x) for x in action.order)
+    if isinstance(action, AssignDamage):
+        parts = [
+            f"{d(c)} -> " + ", ".join(f"{n} to {d(x)}" for x, n in v.items()) for c, v in action.assignments.items()
+        ]
+        return "assign combat damage: " + ("; ".join(parts) or "as by default")
     return action.kind
 
 

@@ -6,8 +6,9 @@ all objects and players, every activated ability of every permanent with every c
 targets, every permanent's mana ability with every color (the other colors tried when the
 first was accepted or refused for its color only), passing, every assignment of the active
 player's permanents to a player or planeswalker to attack and of the other player's
-permanents to sets of attackers, by itertools, and the choices of targets of a waiting
-triggered ability, each by every player) and keeps those ``game.push`` accepts: the
+permanents to sets of attackers, by itertools, the choices of targets of a waiting
+triggered ability, each by every player, and the announcements of :func:`choice_candidates`:
+damage assignment orders and divisions of combat damage) and keeps those ``game.push`` accepts: the
 engine's judge.  :func:`listing_differences` compares them with the actions
 :func:`~bridge.play.agents.decisions` lists: they must be the same (nothing missing,
 nothing extra).
@@ -22,9 +23,13 @@ untapped sources differ in the mana they make), the action must be accepted paid
 A pass made while a declaration of attackers or blockers is to be made is accepted as the
 default declaration and then a pass (the default: the empty declaration when it is legal,
 else one that obeys the most requirements, CR 508.1d, 509.1c); it is checked to lead where
-those two do, and is not a decision of its own.  Two things are left out: a mana ability activated without naming
+those two do, and is not a decision of its own; so is a pass made while damage assignment
+orders or combat damage are to be announced (the defaults, then the pass).  Divisions of combat
+damage are compared by what dealing them does (:func:`choice_key`): the listing offers one
+division for each different result.  Two things are left out: a mana ability activated without naming
 its color (the listing names it always; naming the only color is the same action), and the
-actions of the scenario format that are no player's decision (``advance``, ``sba``...).
+actions of the scenario format that are no player's decision (``advance``, ``sba``, an
+assignment of combat damage announced whole without ``by``...).
 
 Every candidate's verdict is passed to ``on_verdict`` when given (to check what verdicts
 cite).
@@ -37,21 +42,35 @@ import json
 from collections.abc import Callable
 from typing import Literal
 
+from bridge.engine.combat import damage_result
 from bridge.engine.game import Game
 from bridge.engine.verdict import Verdict
 from bridge.model.actions import (
     Action,
     Activate,
+    AssignDamage,
     Cast,
     ChooseTargets,
     DeclareAttackers,
     DeclareBlockers,
+    OrderAttackers,
+    OrderBlockers,
+    OrderTriggers,
     Pass,
     PlayLand,
 )
 from bridge.model.errors import IllegalActionError, InputError
+from bridge.play.agents import decisions
 
-__all__ = ["OnVerdict", "accepted_actions", "action_key", "listing_differences", "refusal"]
+__all__ = [
+    "OnVerdict",
+    "accepted_actions",
+    "action_key",
+    "choice_candidates",
+    "choice_key",
+    "listing_differences",
+    "refusal",
+]
 
 COLORS: tuple[Literal["white", "blue", "black", "red", "green", "colorless"], ...] = (
     "white",
@@ -141,6 +160,79 @@ def declaration_candidates(game: Game) -> list[Action]:
     return candidates
 
 
+def choice_candidates(game: Game) -> list[Action]:
+    """Announcements made broadly, by itertools: after a declaration of blockers in this
+    combat, damage assignment orders (509.2-509.3): for each attacking creature, no order or
+    any permutation of the creatures blocking it, and for each blocking creature, no order or
+    any permutation of the attackers it blocks (not all left out); in a combat damage step,
+    each player's divisions of combat damage (510.1): each of the player's attacking or
+    blocking creatures divides its power in whole numbers among the creatures it blocks or is
+    blocked by and the player or planeswalker it attacks (the product over the creatures), and
+    the empty announcement; and each player's order of the two to four objects on top of the
+    stack, any permutation (603.3b).  (A position that begins with blockers in place takes
+    orders as its setup, 509.7's included; those are not tried.)"""
+    state = game.state
+    out: list[Action] = []
+    perms = list(state.permanents())
+    if "blockers" in state.declared and state.step == "declare_blockers":
+        attackers = {p.id or "": [b.id or "" for b in perms if p.id in b.blocking] for p in perms if p.attacking}
+        blockers = {p.id or "": list(p.blocking) for p in perms if p.blocking}
+        for kind, relation in ((OrderBlockers, attackers), (OrderAttackers, blockers)):
+            keys = [k for k, v in relation.items() if v]
+            choices: list[list[tuple[str, ...] | None]] = [[None, *itertools.permutations(relation[k])] for k in keys]
+            for order_combo in itertools.product(*choices):
+                orders = {k: list(o) for k, o in zip(keys, order_combo, strict=True) if o is not None}
+                if orders:
+                    out.append(kind(orders=orders))
+    # CR 603.3b: each player's order of the objects on top of the stack (two to four of them)
+    tops = [s.id or "" for s in state.stack[:4]]
+    for player in state.players:
+        for k in range(2, len(tops) + 1):
+            for order in itertools.permutations(reversed(tops[:k])):
+                out.append(OrderTriggers(by=player.name, order=list(order)))
+    if state.step in ("first_strike_damage", "combat_damage"):
+        chars = game.all_characteristics()
+        for player in state.players:
+            mine = [p for p in perms if state.controller_of(p) == player.name and (p.attacking or p.blocking)]
+            each: list[list[tuple[str, dict[str, int]]]] = []
+            for perm in mine:
+                pid = perm.id or ""
+                if perm.attacking:
+                    to = [b.id or "" for b in perms if pid in b.blocking] + [perm.attacking]
+                else:
+                    to = list(perm.blocking)
+                power = max(chars[pid].power or 0, 0) if pid in chars else 0
+                each.append([(pid, split) for split in _splits(power, to)])
+            out.append(AssignDamage(assignments={}, by=player.name))
+            for combo in itertools.product(*each):
+                assignments = {c: split for c, split in combo if split}
+                if assignments:
+                    out.append(AssignDamage(assignments=assignments, by=player.name))
+    return out
+
+
+def _splits(power: int, recipients: list[str]) -> list[dict[str, int]]:
+    """Every division of ``power`` in whole numbers among the recipients (zeros left out)."""
+    if not recipients or power <= 0:
+        return [{}]
+    out = []
+    for cuts in itertools.combinations(range(power + len(recipients) - 1), len(recipients) - 1):
+        bounds = [-1, *cuts, power + len(recipients) - 1]
+        amounts = [bounds[i + 1] - bounds[i] - 1 for i in range(len(recipients))]
+        out.append({r: n for r, n in zip(recipients, amounts, strict=True) if n})
+    return out
+
+
+def choice_key(game: Game, action: Action) -> str:
+    """An action written the same way whatever the order of its mappings; a division of
+    combat damage by who announces it and what dealing it does (the rules' answer)."""
+    if isinstance(action, AssignDamage) and action.by is not None:
+        result = damage_result(game, action.assignments)
+        shown = sorted(str(s) for s in result) if result is not None else ["illegal"]
+        return json.dumps({"kind": "assign_damage", "by": action.by, "result": shown})
+    return action_key(action)
+
+
 def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Action]:
     """The actions ``push`` accepts among the broad candidates (see the module's docstring)."""
     state = game.state
@@ -154,6 +246,7 @@ def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Ac
             for who in (item.controller, *names)
         ]
     candidates += declaration_candidates(game)
+    candidates += choice_candidates(game)
     for who in names:
         candidates.append(Pass(by=who))
         for player in state.players:
@@ -205,7 +298,7 @@ def _by_way_to_pay(game: Game, actions: list[Action]) -> dict[str, set[Way]]:
         pay = getattr(action, "pay", None)
         plain = action.model_copy(update={"pay": None}) if pay is not None else action
         way = None if pay is None else tuple(sorted(game.state.permanent(p).card for p in pay))
-        out.setdefault(action_key(plain), set()).add(way)
+        out.setdefault(choice_key(game, plain), set()).add(way)
     return out
 
 
@@ -217,6 +310,8 @@ def _pass_by_default(
     the player who then has priority (a scenario's ``pass``), not as a decision of its own
     (the default: none when that is legal, else one that obeys the most requirements);
     checked here to lead where those two do (a problem is said when not)."""
+    if listed and all(isinstance(a, ANNOUNCEMENTS) for a in listed):
+        return _pass_after_announcements(game, accepted, problems)
     if not listed or not all(isinstance(a, (DeclareAttackers, DeclareBlockers)) for a in listed):
         return accepted
     kept: list[Action] = []
@@ -242,11 +337,52 @@ def _pass_by_default(
     return kept
 
 
+ANNOUNCEMENTS = (OrderBlockers, OrderAttackers, AssignDamage, OrderTriggers)
+
+
+def _pass_after_announcements(game: Game, accepted: list[Action], problems: list[str]) -> list[Action]:
+    """The accepted announcements (the others are the next decision's): a pass made while
+    damage assignment orders or combat damage are to be announced, and any action taken while
+    a player may order his or her triggered abilities put on the stack together, is checked to
+    lead where the default announcements (the first listed, each in turn) and then it do."""
+    kept: list[Action] = []
+    for action in accepted:
+        if isinstance(action, ANNOUNCEMENTS):
+            kept.append(action)
+            continue
+        game.push(action)
+        after = game.pop()
+        pushed = 0
+        while True:
+            options = decisions(game).options
+            if not options or not all(isinstance(a, ANNOUNCEMENTS) for a in options):
+                break
+            game.push(options[0])
+            pushed += 1
+        game.push(action)
+        if game.state != after:
+            problems.append(f"{action_key(action)} does not lead where the default announcements and then it do")
+        for _ in range(pushed + 1):
+            game.pop()
+    return kept
+
+
+def _default_division_by_pass(game: Game, listed: tuple[Action, ...], accepted: list[Action]) -> list[Action]:
+    """The accepted actions but, where the listing offers passing and no division of combat
+    damage (the active player has no choice of one), the announcement of the default
+    division: passing announces it first."""
+    if any(isinstance(a, AssignDamage) for a in listed) or not any(isinstance(a, Pass) for a in listed):
+        return accepted
+    default = damage_result(game, {})
+    return [a for a in accepted if not (isinstance(a, AssignDamage) and damage_result(game, a.assignments) == default)]
+
+
 def listing_differences(game: Game, listed: tuple[Action, ...], accepted: list[Action]) -> list[str]:
     """How the listed actions and the accepted ones differ (nothing when they are the same,
     one action for each way to pay where the listing offers ways)."""
     problems: list[str] = []
     accepted = _pass_by_default(game, listed, accepted, problems)
+    accepted = _default_division_by_pass(game, listed, accepted)
     listed_ways = _by_way_to_pay(game, list(listed))
     accepted_ways = _by_way_to_pay(game, accepted)
     problems += [f"accepted but not listed: {key}" for key in sorted(set(accepted_ways) - set(listed_ways))]

@@ -275,7 +275,7 @@ def play_game(
     for _ in range(max_actions):
         if game_over(game):
             break
-        decision = decisions(game)
+        decision = decisions(game, trigger_order=False)
         game.push(agents[decision.player].choose(game, decision))
         if check:
             check_invariants(game, sizes)
