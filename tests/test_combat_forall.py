@@ -17,7 +17,7 @@ from bridge.cli import main
 from bridge.engine.board import COMBAT_STEPS
 from bridge.engine.game import Game
 from bridge.io.scenarios import run_scenario
-from bridge.model.actions import DeclareAttackers, DeclareBlockers, Pass
+from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers, OrderAttackers, OrderBlockers, Pass
 from bridge.model.puzzle import Goal, Puzzle
 from bridge.model.scenario import load_scenario
 from bridge.model.state import GameState
@@ -38,14 +38,16 @@ def _board(seed: int) -> GameState:
 
 # ---------------------------------------------------------------------- the plain answer
 def _pass_while_in_combat(game: Game) -> tuple[DeclareBlockers, ...] | None:
-    """Pass (the only option these boards give besides declarations) until blockers are to
-    be declared (their declarations) or the combat is over (None)."""
+    """Pass (the only option these boards give besides declarations, damage assignment orders
+    and divisions of combat damage, which take their defaults, listed first, as the rules'
+    answer does) until blockers are to be declared (their declarations) or the combat is over
+    (None)."""
     while not any(p.lost for p in game.state.players) and game.state.step in COMBAT_STEPS:
         options = decisions(game).options
         if isinstance(options[0], DeclareBlockers):
             return tuple(o for o in options if isinstance(o, DeclareBlockers))
-        assert all(isinstance(o, Pass) for o in options), options
-        game.push(options[0])
+        assert all(isinstance(o, (Pass, OrderBlockers, OrderAttackers, AssignDamage)) for o in options), options
+        game.push(next((o for o in options if isinstance(o, Pass)), options[0]))
     return None
 
 

@@ -26,9 +26,9 @@ blockers against an attack that wins (the defending player must have lost): a di
 between the rules' answer and the game raises :class:`ForallDisagreement`.
 
 Damage assignment orders and division are the engine's defaults (in order, lethal damage to
-each creature and the rest to the last, or with trample to the player: 510.1c-d, 702.17b),
-as the plain search has them (the engine lists no other).  When other orders and divisions
-are choices, the answers stay exact under these conditions:
+each creature and the rest to the last, or with trample to the player: 510.1c-d, 702.17b):
+where the engine offers the players other orders and divisions as choices (509.2-509.3,
+510.1), the defaults are taken.  The answers stay exact under these conditions:
 
 - a win: the attacking player's choices can't make an unblocked creature deal more damage to
   the defending player, nor a blocked trampler more than the default's excess, so with the
@@ -52,7 +52,16 @@ from dataclasses import dataclass, field
 from bridge.engine.board import COMBAT_STEPS
 from bridge.engine.forall import judge_blocks
 from bridge.engine.game import Game
-from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
+from bridge.model.actions import (
+    Action,
+    Activate,
+    AssignDamage,
+    DeclareAttackers,
+    DeclareBlockers,
+    OrderAttackers,
+    OrderBlockers,
+    Pass,
+)
 from bridge.model.cards import CardPool
 from bridge.model.errors import MtgaspError
 from bridge.model.keys import position_key
@@ -120,6 +129,13 @@ def _passing(action: Action) -> bool:
     return isinstance(action, Pass) or (isinstance(action, Activate) and action.mana)
 
 
+def _passing_or_default(action: Action) -> bool:
+    """Passing, a mana ability, or a damage assignment order or division of combat damage
+    (CR 509.2-509.3, 510.1): those are taken as the defaults, under the conditions the module's
+    text gives."""
+    return _passing(action) or isinstance(action, (OrderBlockers, OrderAttackers, AssignDamage))
+
+
 def _pass_on(game: Game, until_blocks: bool) -> DeclareBlockers | tuple[DeclareBlockers, ...] | None:
     """Pass priority through the combat (each decision checked: nothing but passing and mana
     abilities), until the declaration of blockers (``until_blocks``: its legal declarations
@@ -133,10 +149,11 @@ def _pass_on(game: Game, until_blocks: bool) -> DeclareBlockers | tuple[DeclareB
             if not until_blocks:
                 raise AssertionError("a second declaration of blockers in one combat")
             return tuple(o for o in options if isinstance(o, DeclareBlockers))
-        if not all(_passing(o) for o in options):
-            other = next(o for o in options if not _passing(o))
+        if not all(_passing_or_default(o) for o in options):
+            other = next(o for o in options if not _passing_or_default(o))
             raise NotApplicable(f"{decision.player} could {other.kind} in the {game.state.step.replace('_', ' ')} step")
-        game.push(next(o for o in options if isinstance(o, Pass)))
+        # a pass, or where orders or a division are awaited, the default (listed first)
+        game.push(next((o for o in options if isinstance(o, Pass)), options[0]))
         if not until_blocks and game.state.step == "end_of_combat":
             return None
     return None
