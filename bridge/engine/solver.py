@@ -12,7 +12,9 @@ one of whose positive body atoms no fact and no rule that can fire could give, a
 gets only the facts some rule kept reads.  The answer is the same (``CHECK_PRUNING`` checks
 it); the modules are checked for warnings once, whole.  :meth:`Session.shared` and
 :func:`answer` give a session or an answer again for a question whose program (rules kept,
-facts read) is one asked before.
+facts read) is one asked before; every such store of kept answers registers with
+:func:`kept`, and :func:`forget` empties them all (benchmarks timing a position met for the
+first time call it).
 """
 
 from __future__ import annotations
