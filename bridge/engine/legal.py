@@ -28,7 +28,7 @@ from bridge.model.state import STEPS
 class Listing:
     """The answer: card ids that may be tried to cast (hand or graveyard), (source, ability
     number) pairs that may be tried to activate, land ids that may be played, (source, color
-    word) mana activations, and for what has a sacrifice in its cost, the permanents that
+    word) mana activations (``creature_mana``: the sources of those that are creatures), and for what has a sacrifice in its cost, the permanents that
     could pay it (by card id, or by ``source/number``).  ``cast_now`` and ``activate_now``:
     those with nothing to choose (no target, mode, X, optional or additional cost) that the
     rules judged whole: legal as they are.  ``payment_choices``: those (by card id or
@@ -43,6 +43,7 @@ class Listing:
     lands: frozenset[str]
     mana: tuple[tuple[str, str], ...]
     sacrifices: dict[str, tuple[str, ...]]
+    creature_mana: frozenset[str] = frozenset()
 
 
 def listing(game: Board, player: str) -> Listing:
@@ -134,6 +135,7 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
         lands=lands,
         mana=mana,
         sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()},
+        creature_mana=frozenset(s.arguments[0].string for s in atoms(model, "may_activate_creature_mana", 1)),
     )
 
 

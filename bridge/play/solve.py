@@ -14,6 +14,15 @@ finite); iterative deepening on the number of actions is an option (``first_dept
 ``depth_step`` more each iteration).  Measured on the bundled puzzles (benchmarks/puzzles.py),
 one pass pushed 599 actions where iterative deepening pushed 2059: the forced passes between
 steps make every line long, so the shallow iterations decide little and are searched again.
+Before it (``step_first``, on by default), a first depth-first pass that stays in the root's
+step: the puzzle player doesn't pass with an empty stack (the opponent could pass in turn and
+end the step) and a line that leaves the step is cut.  A win found there is a win; what it
+proves below a position (won or not) holds for the second, whole pass, which searches the rest.
+Many a "win this turn" puzzle is won in the main phase without combat, and the whole pass
+would refute a combat (every attack, block, order and division of damage) after each try in
+the main phase before trying the next one: Forge's PC_18 is won within its main phase after
+2,921 actions, where the whole pass alone hadn't found it after 7,163.  The suite of bundled
+puzzles costs about 4% more (benchmarks/README.md).
 Or depth-first proof-number search (``search="dfpn"``, :meth:`Solver._proof_numbers_root`).
 A transposition table keyed by :func:`~bridge.model.keys.position_key` keeps each
 position's proven result (``win``, ``no_win``: they hold at any depth) or the depth to which
@@ -53,6 +62,7 @@ from typing import Any, Literal
 import yaml
 
 from bridge.engine.game import Game
+from bridge.engine.legal import listing
 from bridge.io.writing import write_whole
 from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
 from bridge.model.keys import position_key
@@ -253,6 +263,7 @@ class Solver:
         hold: bool = True,
         search: Search = "dfs",
         forall: bool = False,
+        step_first: bool = True,
     ) -> None:
         if search not in SEARCHES:
             raise ValueError(f"no search {search!r}: {', '.join(SEARCHES)}")
@@ -266,6 +277,8 @@ class Solver:
         self.prune = prune
         self.hold = hold
         self.search = search
+        self.step_first = step_first
+        self._within: tuple[int, str] | None = None  # the step a first pass stays in
         self.goal = goal
         self.time_limit = time_limit or None
         self.max_nodes = max_nodes
@@ -326,6 +339,19 @@ class Solver:
             return WIN if status else NO_WIN
         if self.search == "dfpn":
             return self._proof_numbers_root()
+        if self.step_first:
+            # a first pass that stays in the root's step: a win found there holds as found, and
+            # a proven result (a win or a no_win below a position) holds for the second pass;
+            # positions left open (a line went into another step) are searched again
+            self._within = (self.game.state.turn, self.game.state.step)
+            self.depth = self.first_depth
+            self._cut = False
+            self._repeated = False
+            found = self._search(self.first_depth, set())
+            self._within = None
+            if found == WIN or (found == NO_WIN and not self._cut):
+                return found
+            self.table = {k: v for k, v in self.table.items() if v[0] != _OPEN}
         depth = self.first_depth
         while True:
             self.depth = depth
@@ -344,6 +370,9 @@ class Solver:
         status = goal_status(game, self.goal)
         if status is not None:
             return WIN if status else NO_WIN
+        if self._within is not None and (game.state.turn, game.state.step) != self._within:
+            self._cut = True  # the first pass stays in its step
+            return _OPEN
         key = position_key(game.state)
         known = self.table.get(key)
         if known is not None:
@@ -369,6 +398,12 @@ class Solver:
         undecided = False
         try:
             for action in options:
+                if self._within is not None and ours and isinstance(action, Pass) and not game.state.stack:
+                    # the first pass: the opponent may pass in turn and end the step, so no win
+                    # stays in it through this pass
+                    self._cut = True
+                    undecided = True
+                    continue
                 self._count()
                 push_listed(game, action, self.base)
                 try:
@@ -640,12 +675,11 @@ def pruned(game: Game, options: tuple[Action, ...]) -> tuple[Action, ...]:
     sooner changes nothing for a permanent that is not a creature (a creature tapped can't
     attack or block: those stay searched) unless a card looks at whether it is tapped, which
     none of the bundled puzzles' cards does; ``mtgasp solve --no-prune`` searches them all.
-    The rules tell which sources are creatures (their characteristics after every effect)."""
+    The rules tell which sources are creatures (the listing's ``may_activate_creature_mana``)."""
     by_hand = [a for a in options if isinstance(a, Activate) and a.mana]
     if not by_hand:
         return options
-    chars = game.all_characteristics()
-    keep = {a.source for a in by_hand if a.source in chars and "creature" in chars[a.source].types}
+    keep = listing(game, by_hand[0].by or game.state.priority_player()).creature_mana
     return tuple(a for a in options if not (isinstance(a, Activate) and a.mana) or a.source in keep)
 
 
