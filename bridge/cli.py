@@ -1089,7 +1089,8 @@ def _solve_answer(
         f"{found.positions} positions, depth {found.depth}"
     )
     if found.result == "unknown":
-        line = f"unknown {name}: stopped by {found.stopped_by}; {summary}"
+        why = f" ({found.outcome})" if found.outcome else ""
+        line = f"unknown {name}: stopped by {found.stopped_by}{why}; {summary}"
     else:
         line = f"{found.result:<7} {name}: {found.outcome}; {summary}"
     if emit and found.result != "unknown":
@@ -1168,7 +1169,8 @@ def _solve_one(
             f"{found.positions} positions, depth {found.depth}"
         )
         if found.result == "unknown":
-            click.echo(f"unknown: stopped by {found.stopped_by}; {summary}")
+            why = f" ({found.outcome})" if found.outcome else ""
+            click.echo(f"unknown: stopped by {found.stopped_by}{why}; {summary}")
         else:
             click.echo(f"{found.result}: {found.outcome}; {summary}")
             click.echo(describe_tree(Game(puzzle.state), found.tree))

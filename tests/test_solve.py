@@ -329,3 +329,46 @@ def test_bad_puzzle_files_exit_2_with_the_place(tmp_path: Path, change: tuple[st
     message = done.output.strip().splitlines()
     assert len(message) == 1 and message[0].startswith(f"error: {bad}") and place in message[0], message
     assert "Traceback" not in done.output
+
+
+def test_the_first_pass_stays_in_its_step() -> None:
+    """A win in the root's step is found by the first pass without a line that leaves the step
+    (the whole pass alone first refutes the combats after each try: more actions), and the
+    answer is the same either way."""
+    puzzle = load_puzzle(PUZZLES / "bolt_for_lethal.yaml")
+    game = Game(puzzle.state)
+    first = solve(game, puzzle.goal, time_limit=None, max_nodes=MAX_NODES)
+    whole = solve(game, puzzle.goal, time_limit=None, max_nodes=MAX_NODES, step_first=False)
+    assert first.result == whole.result == "win"
+    assert first.nodes < whole.nodes
+    for action in first.line:
+        game.push(action)
+        assert (game.state.turn, game.state.step) == (3, "main1") or game.state.players[1].lost
+    assert game.state.players[1].lost
+
+
+@pytest.mark.parametrize("search", ["dfs", "dfpn"])
+def test_a_card_the_engine_cant_cast_makes_no_proof(search: str) -> None:
+    """Casting a card whose text the vocabulary doesn't hold (Legerdemain) can't be followed:
+    not a defect of the list of legal actions, but no no_win is proven while that line is
+    unsearched; a win that doesn't need it is still found."""
+    state = {
+        "turn": 1,
+        "active": "alice",
+        "step": "main1",
+        "players": [
+            {
+                "name": "alice",
+                "hand": [{"id": "leg", "card": "Legerdemain"}, {"id": "shock", "card": "Shock"}],
+                "battlefield": [{"id": f"i{k}", "card": "Island"} for k in range(3)] + [{"id": "m", "card": "Mountain"}],
+            },
+            {"name": "bob", "life": 3, "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]},
+        ],
+    }
+    puzzle = Puzzle.model_validate({"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}})
+    found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, search=search)
+    assert (found.result, found.stopped_by) == ("unknown", "unsupported_card")
+    state["players"][1]["life"] = 2
+    puzzle = Puzzle.model_validate({"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}})
+    found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, search=search)
+    assert found.result == "win"

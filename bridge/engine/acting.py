@@ -19,7 +19,7 @@ from bridge.engine.solver import answer, atoms, kept
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
 from bridge.model.cards import Card, TargetSpec
-from bridge.model.errors import InputError
+from bridge.model.errors import InputError, UnsupportedCardError
 from bridge.model.state import CardRef, GameState, StackObject, fresh_id
 
 ACTING = (
@@ -95,7 +95,7 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         and not spec.modes
         and not (spec.effect and spec.targets)
     ):
-        raise InputError(
+        raise UnsupportedCardError(
             f"what {spec.name} does is not in the card vocabulary yet (its text: {spec.text.strip()!r})",
             location="cast.card",
         )

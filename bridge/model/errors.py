@@ -99,6 +99,11 @@ class UnknownCardError(InputError):
     """A card name that is not in the card pool."""
 
 
+class UnsupportedCardError(InputError):
+    """A card of the pool whose text the card vocabulary doesn't hold yet, used in a way that
+    needs it (casting an instant or sorcery that does nothing the engine knows)."""
+
+
 class IllegalActionError(MtgaspError, ValueError):
     """An illegal action was applied to a game; ``verdict`` says which rules it breaks."""
 

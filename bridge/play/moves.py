@@ -5,7 +5,9 @@ of every decision (:func:`~bridge.play.agents.decisions`, all groups, never a sa
 each and pops it.  An option listed twice, or listed and then refused by ``push``, is a fault
 of the engine (its list of legal actions and its judge disagree): :class:`ListingDefect`
 names the action and the line of actions from the search's start (``base``: the length of the
-game log there) that led to the position.
+game log there) that led to the position.  A card whose text the vocabulary doesn't hold yet
+is not a defect of the list: its refusal (:class:`~bridge.model.errors.UnsupportedCardError`)
+goes to the search, which can't follow that line.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 
 from bridge.engine.game import Game
 from bridge.model.actions import Action
-from bridge.model.errors import MtgaspError, one_line
+from bridge.model.errors import MtgaspError, UnsupportedCardError, one_line
 from bridge.play.agents import Decision
 
 __all__ = ["ListingDefect", "listed_options", "logged", "push_listed", "where"]
@@ -48,6 +50,8 @@ def push_listed(game: Game, action: Action, base: int, defect: type[ListingDefec
     """Push a listed action; its refusal is a defect of the engine, named with the position."""
     try:
         game.push(action)
+    except UnsupportedCardError:
+        raise  # the list holds it rightly: the card can be cast, but the engine can't say how it resolves
     except MtgaspError as exc:
         refused = f"{one_line(logged(action), 300)} is listed as legal but refused"
         raise defect(f"{refused} {where(game, base)}: {one_line(str(exc), 500)}") from None

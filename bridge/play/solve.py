@@ -65,6 +65,7 @@ from bridge.engine.game import Game
 from bridge.engine.legal import listing
 from bridge.io.writing import write_whole
 from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
+from bridge.model.errors import UnsupportedCardError
 from bridge.model.keys import position_key
 from bridge.model.limits import Deadline, TimeLimitReached
 from bridge.model.puzzle import Goal, Puzzle
@@ -92,6 +93,7 @@ __all__ = [
 WIN = "win"
 NO_WIN = "no_win"
 _OPEN = "open"  # searched to a depth without being decided
+_UNFOLLOWED = b"unfollowed"  # the key of where an option the engine can't follow leads
 Search = Literal["dfs", "dfpn"]
 SEARCHES: tuple[Search, ...] = ("dfs", "dfpn")
 _INFINITE = 10**9  # a proof or disproof number that can't be reached
@@ -183,7 +185,8 @@ class SolveResult:
     when unknown or when the goal is decided in the position itself; ``line``, the main line
     (the first branch at each decision, through the tree's shared positions) and ``line_by``,
     who took each of its actions; ``stopped_by``, for unknown, the bound that stopped the
-    search; ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
+    search (``unsupported_card``: a line casts a card the engine can't play yet, which
+    ``outcome`` names); ``nodes``, the actions pushed; ``positions``, the distinct positions searched;
     ``transpositions``, the positions met again and answered from the transposition table;
     ``depth``, the most actions on a line searched; ``tree_complete``, False when the tree was cut
     at :data:`MAX_TREE_LINES` lines or by the time limit (the result stands)."""
@@ -218,6 +221,8 @@ class SolveResult:
         }
         if self.result == "unknown":
             out["stopped_by"] = self.stopped_by
+            if self.outcome:
+                out["outcome"] = self.outcome
         else:
             out["tree"] = [b.to_json() for b in self.tree]
             out["tree_complete"] = self.tree_complete
@@ -294,6 +299,7 @@ class Solver:
         self.base = len(game.log)
         self._started = 0.0
         self._next_report = 0.0
+        self.unsupported: str | None = None  # a card the engine couldn't cast, met on some line
         self._cut = False  # a depth cut or a repeated position left a line undecided
         self._repeated = False
         # proof-number search: each position's proof and disproof numbers, and each expanded
@@ -314,7 +320,8 @@ class Solver:
                 if root is not None:
                     result = self._answer(root)
                 else:
-                    result.stopped_by = "repetition"
+                    result.stopped_by = "unsupported_card" if self.unsupported else "repetition"
+                    result.outcome = self.unsupported or ""
         except _Stop as stop:
             result.stopped_by = stop.bound
         except TimeLimitReached:
@@ -360,8 +367,8 @@ class Solver:
             found = self._search(depth, set())
             if found in (WIN, NO_WIN):
                 return found
-            if not self._cut:
-                return None
+            if not self._cut or depth >= ONE_PASS:
+                return None  # undecided at no depth: repetitions, or a card the engine can't cast
             depth += self.depth_step
 
     def _search(self, depth: int, path: set[bytes]) -> str:
@@ -405,7 +412,9 @@ class Solver:
                     undecided = True
                     continue
                 self._count()
-                push_listed(game, action, self.base)
+                if not self._pushed(action):
+                    undecided = True  # a line the engine can't follow
+                    continue
                 try:
                     found = self._search(depth - 1, path)
                 finally:
@@ -473,7 +482,11 @@ class Solver:
                     limits = (_cap(proof_limit - proof + child_proof), min(disproof_limit, second + 1))
                 action, child = children[best]
                 self._count()
-                push_listed(game, action, self.base)
+                if not self._pushed(action):
+                    # a line the engine can't follow: not won, and its refutation no proof
+                    self._numbers[_UNFOLLOWED] = (_INFINITE, 0)
+                    children[best] = (action, _UNFOLLOWED)
+                    continue
                 try:
                     if child is None:  # met for the first time: its key, and whether the goal decides it
                         child = position_key(game.state)
@@ -512,6 +525,9 @@ class Solver:
         if child in path:
             self._repeated = True
             return (_INFINITE, 0)  # a repetition: not won on this line
+        if child == _UNFOLLOWED:
+            self._repeated = True  # not won, and not proven lost either
+            return (_INFINITE, 0)
         known = self.table.get(child)
         if known is not None and known[0] != _OPEN:
             return (0, _INFINITE) if known[0] == WIN else (_INFINITE, 0)
@@ -553,6 +569,18 @@ class Solver:
         if first is None or first not in options:
             return options
         return [first, *(o for o in options if o != first)]
+
+    def _pushed(self, action: Action) -> bool:
+        """Push a listed option; False (nothing pushed) when it casts a card whose text the
+        vocabulary doesn't hold yet: the line can't be followed, so no result below it is
+        proven, and an answer that would need it is unknown (``unsupported_card``)."""
+        try:
+            push_listed(self.game, action, self.base)
+        except UnsupportedCardError as exc:
+            self._cut = True
+            self.unsupported = exc.problem
+            return False
+        return True
 
     def _count(self) -> None:
         self.nodes += 1
@@ -609,7 +637,12 @@ class Solver:
         wanted = WIN if win else NO_WIN
         branches: list[Branch] = []
         for action in self._options(decision, ours):
-            game.push(action)
+            try:
+                game.push(action)
+            except UnsupportedCardError:
+                if not choose_one:  # a decided position's every option was followed
+                    raise
+                continue  # a line the search couldn't follow: not the winner's choice
             try:
                 if self._child_result() != wanted:
                     if not choose_one:
