@@ -372,3 +372,15 @@ def test_a_card_the_engine_cant_cast_makes_no_proof(search: str) -> None:
     puzzle = Puzzle.model_validate({"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}})
     found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, search=search)
     assert found.result == "win"
+
+
+def test_the_first_pass_pays_one_way() -> None:
+    """The first pass tries each spell one way (the first listed); the others are left to the
+    whole pass, so the first pass decides nothing where it left some out."""
+    from bridge.play.solve import one_payment
+
+    def cast(pay: list[str], target: str = "bob") -> Cast:
+        return Cast(card="bolt", targets=[target], pay=pay, by="alice")
+
+    options = [cast(["m1"]), cast(["m2"]), cast(["m1"], "bears"), Pass(by="alice")]
+    assert one_payment(options) == [options[0], options[2], options[3]]

@@ -24,6 +24,25 @@ from bridge.model.cards import CardPool
 from bridge.model.state import GameState, Player
 
 
+# the atoms of the rules' answer that deal_damage reads: an answer with none of them deals,
+# prevents and replaces nothing
+DEALT_ATOMS = frozenset(
+    {
+        "damage_marked",
+        "wither_counters",
+        "loyalty_after",
+        "life_lost",
+        "life_gained",
+        "shield_left",
+        "prevent_next_used",
+        "deathtouch_damaged",
+        "marks_struck_first",
+        "graveyard_exile_instead",
+        "graveyard_exile_impossible",
+    }
+)
+
+
 def deal_damage(
     state: GameState, model: frozenset[clingo.Symbol], pool: CardPool | None = None
 ) -> tuple[GameState, set[str]]:

@@ -13,7 +13,7 @@ import clingo
 
 from bridge.engine.acting import ability_card
 from bridge.engine.board import Board
-from bridge.engine.combat import deal_damage
+from bridge.engine.combat import DEALT_ATOMS, deal_damage
 from bridge.engine.facts import asp_string
 from bridge.engine.moves import (
     as_enters_choices,
@@ -453,6 +453,8 @@ def _apply_results(
 def _damage(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """CR 118, 609.7: the damage it deals, at once (the rules computed it as for combat
     damage: marked, wither, life lost, lifelink, prevention)."""
+    if not any(s.name in DEALT_ATOMS for s in out.model):
+        return state  # nothing dealt, prevented or replaced
     dealt, out.lifelink_replaced = deal_damage(state, out.model, game.pool)
     return dealt.model_copy(update={"combat_damage_dealt": state.combat_damage_dealt})
 

@@ -14,15 +14,17 @@ finite); iterative deepening on the number of actions is an option (``first_dept
 ``depth_step`` more each iteration).  Measured on the bundled puzzles (benchmarks/puzzles.py),
 one pass pushed 599 actions where iterative deepening pushed 2059: the forced passes between
 steps make every line long, so the shallow iterations decide little and are searched again.
-Before it (``step_first``, on by default), a first depth-first pass that stays in the root's
-step: the puzzle player doesn't pass with an empty stack (the opponent could pass in turn and
-end the step) and a line that leaves the step is cut.  A win found there is a win; what it
-proves below a position (won or not) holds for the second, whole pass, which searches the rest.
-Many a "win this turn" puzzle is won in the main phase without combat, and the whole pass
-would refute a combat (every attack, block, order and division of damage) after each try in
-the main phase before trying the next one: Forge's PC_18 is won within its main phase after
-2,921 actions, where the whole pass alone hadn't found it after 7,163.  The suite of bundled
-puzzles costs about 4% more (benchmarks/README.md).
+Before it (``step_first``, on by default), a first depth-first pass that only looks for a win
+in the root's step: the puzzle player doesn't pass with an empty stack (the opponent could
+pass in turn and end the step), a line that leaves the step is cut, and each spell or ability
+is paid the first way listed (:func:`one_payment`).  A win found there is a win (every reply
+of the opponent was searched); what it proves below a position (won or not) holds for the
+second, whole pass, which searches everything it left out.  Many a "win this turn" puzzle is
+won in the main phase without combat, and the whole pass would refute a combat (every attack,
+block, order and division of damage) after each try in the main phase before trying the next
+one: Forge's PC_18 is won within its main phase after 1,515 actions (2,921 with every way to
+pay), where the whole pass alone hadn't found it after 7,163.  The bundled puzzles take about
+10% more actions (benchmarks/README.md).
 Or depth-first proof-number search (``search="dfpn"``, :meth:`Solver._proof_numbers_root`).
 A transposition table keyed by :func:`~bridge.model.keys.position_key` keeps each
 position's proven result (``win``, ``no_win``: they hold at any depth) or the depth to which
@@ -53,6 +55,7 @@ the cards are where the position puts them.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,7 +67,7 @@ import yaml
 from bridge.engine.game import Game
 from bridge.engine.legal import listing
 from bridge.io.writing import write_whole
-from bridge.model.actions import Action, Activate, DeclareAttackers, DeclareBlockers, Pass
+from bridge.model.actions import Action, Activate, Cast, DeclareAttackers, DeclareBlockers, Pass
 from bridge.model.errors import UnsupportedCardError
 from bridge.model.keys import position_key
 from bridge.model.limits import Deadline, TimeLimitReached
@@ -401,8 +404,13 @@ class Solver:
         decision = decisions(game)
         ours = decision.player == self.goal.player
         options = self._options(decision, ours)
-        path.add(key)
         undecided = False
+        if self._within is not None and ours:
+            fewer = one_payment(options)
+            if len(fewer) < len(options):
+                options, undecided = fewer, True  # the whole pass tries the other ways
+                self._cut = True
+        path.add(key)
         try:
             for action in options:
                 if self._within is not None and ours and isinstance(action, Pass) and not game.state.stack:
@@ -714,6 +722,21 @@ def pruned(game: Game, options: tuple[Action, ...]) -> tuple[Action, ...]:
         return options
     keep = listing(game, by_hand[0].by or game.state.priority_player()).creature_mana
     return tuple(a for a in options if not (isinstance(a, Activate) and a.mana) or a.source in keep)
+
+
+def one_payment(options: list[Action]) -> list[Action]:
+    """The options with one way to pay each spell or ability (the first listed), for the first
+    pass: it only looks for a win, so any option it leaves out is searched by the whole pass."""
+    seen: set[str] = set()
+    kept: list[Action] = []
+    for action in options:
+        if isinstance(action, Cast | Activate) and action.pay is not None:
+            alike = json.dumps(action.model_dump(mode="json", exclude={"pay"}), sort_keys=True)
+            if alike in seen:
+                continue
+            seen.add(alike)
+        kept.append(action)
+    return kept
 
 
 def ordered(options: tuple[Action, ...], ours: bool, hold: bool = False) -> list[Action]:
