@@ -244,7 +244,10 @@ def test_pc_18_is_solved_within_its_main_phase(tmp_path: Path) -> None:
     puzzle = load_pzl(_forge("PC_18.pzl"))
     found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=2000)
     assert found.result == "win", found.stopped_by
-    assert {"fire_bowman", "dong_zhou_the_tyrant"} <= {getattr(a, "source", None) or getattr(a, "card", None) or getattr(a, "ability", "").removesuffix("_trigger") for a in found.line}
+    assert {"fire_bowman", "dong_zhou_the_tyrant"} <= {
+        getattr(a, "source", None) or getattr(a, "card", None) or getattr(a, "ability", "").removesuffix("_trigger")
+        for a in found.line
+    }
     files = emit_scenarios(puzzle, found, tmp_path, "PC_18")
     assert files
     for file in files:

@@ -360,16 +360,21 @@ def test_a_card_the_engine_cant_cast_makes_no_proof(search: str) -> None:
             {
                 "name": "alice",
                 "hand": [{"id": "leg", "card": "Legerdemain"}, {"id": "shock", "card": "Shock"}],
-                "battlefield": [{"id": f"i{k}", "card": "Island"} for k in range(3)] + [{"id": "m", "card": "Mountain"}],
+                "battlefield": [{"id": f"i{k}", "card": "Island"} for k in range(3)]
+                + [{"id": "m", "card": "Mountain"}],
             },
             {"name": "bob", "life": 3, "battlefield": [{"id": "bears", "card": "Grizzly Bears"}]},
         ],
     }
-    puzzle = Puzzle.model_validate({"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}})
+    puzzle = Puzzle.model_validate(
+        {"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}}
+    )
     found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, search=search)
     assert (found.result, found.stopped_by) == ("unknown", "unsupported_card")
     state["players"][1]["life"] = 2
-    puzzle = Puzzle.model_validate({"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}})
+    puzzle = Puzzle.model_validate(
+        {"title": "t", "state": state, "goal": {"player": "alice", "kind": "win", "turn": 1}}
+    )
     found = solve(Game(puzzle.state), puzzle.goal, time_limit=None, max_nodes=MAX_NODES, search=search)
     assert found.result == "win"
 

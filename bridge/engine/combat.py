@@ -23,7 +23,6 @@ from bridge.model.actions import AssignDamage, DeclareAttackers, DeclareBlockers
 from bridge.model.cards import CardPool
 from bridge.model.state import GameState, Player
 
-
 # the atoms of the rules' answer that deal_damage reads: an answer with none of them deals,
 # prevents and replaces nothing
 DEALT_ATOMS = frozenset(

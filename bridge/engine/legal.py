@@ -28,8 +28,9 @@ from bridge.model.state import STEPS
 class Listing:
     """The answer: card ids that may be tried to cast (hand or graveyard), (source, ability
     number) pairs that may be tried to activate, land ids that may be played, (source, color
-    word) mana activations (``creature_mana``: the sources of those that are creatures), and for what has a sacrifice in its cost, the permanents that
-    could pay it (by card id, or by ``source/number``).  ``cast_now`` and ``activate_now``:
+    word) mana activations (``creature_mana``: the sources of those that are creatures), and
+    for what has a sacrifice in its cost, the permanents that could pay it (by card id, or by
+    ``source/number``).  ``cast_now`` and ``activate_now``:
     those with nothing to choose (no target, mode, X, optional or additional cost) that the
     rules judged whole: legal as they are.  ``payment_choices``: those (by card id or
     ``source/number``) whose cost may be paid in ways that leave different mana abilities
