@@ -197,7 +197,9 @@ class Board:
             self._known_steps = None
         self.state = state
         self.position: Position = _position(state, self.pool)
-        self.reader = ViolationReader(citations(), self.describe)
+        # the position's describe, not the board's: a bound method of the board would make a
+        # cycle (board, reader, board) that only the cyclic garbage collector frees
+        self.reader = ViolationReader(citations(), self.position.describe)
         self._block_checker: DeclarationChecker | None = None
         self._attack_checker: DeclarationChecker | None = None
         # verdicts on casting, activating and playing a land here (an action listed as legal
