@@ -26,6 +26,7 @@ _PLAIN_FIELDS = frozenset(
         "attacked_this_combat",
         "announced_damage",
         "simultaneous_triggers",
+        "gone",  # ids only ever added: an object that ceased to exist (validation reads it as a permission)
     }
 )
 
