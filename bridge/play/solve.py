@@ -350,29 +350,29 @@ class Solver:
         if self.search == "dfpn":
             return self._proof_numbers_root()
         if self.step_first:
-            # a first pass that stays in the root's step: a win found there holds as found, and
-            # a proven result (a win or a no_win below a position) holds for the second pass;
-            # positions left open (a line went into another step) are searched again
+            # a first pass that stays in the root's step: what it proves (a win or a no_win, at
+            # the root or below) holds for the second pass; positions left open are searched again
             self._within = (self.game.state.turn, self.game.state.step)
-            self.depth = self.first_depth
-            self._cut = False
-            self._repeated = False
-            found = self._search(self.first_depth, set())
+            found = self._pass(self.first_depth)
             self._within = None
-            if found == WIN or (found == NO_WIN and not self._cut):
+            if found in (WIN, NO_WIN):
                 return found
             self.table = {k: v for k, v in self.table.items() if v[0] != _OPEN}
         depth = self.first_depth
         while True:
-            self.depth = depth
-            self._cut = False
-            self._repeated = False
-            found = self._search(depth, set())
+            found = self._pass(depth)
             if found in (WIN, NO_WIN):
                 return found
             if not self._cut or depth >= ONE_PASS:
                 return None  # undecided at no depth: repetitions, or a card the engine can't cast
             depth += self.depth_step
+
+    def _pass(self, depth: int) -> str:
+        """One depth-first pass from the root to ``depth``."""
+        self.depth = depth
+        self._cut = False
+        self._repeated = False
+        return self._search(depth, set())
 
     def _search(self, depth: int, path: set[bytes]) -> str:
         """The result of the position within ``depth`` more actions: win, no_win or open."""
@@ -406,19 +406,13 @@ class Solver:
         options = self._options(decision, ours)
         undecided = False
         if self._within is not None and ours:
-            fewer = one_payment(options)
+            fewer = _within_step(options, stack_empty=not game.state.stack)
             if len(fewer) < len(options):
-                options, undecided = fewer, True  # the whole pass tries the other ways
+                options, undecided = fewer, True  # the whole pass tries the others
                 self._cut = True
         path.add(key)
         try:
             for action in options:
-                if self._within is not None and ours and isinstance(action, Pass) and not game.state.stack:
-                    # the first pass: the opponent may pass in turn and end the step, so no win
-                    # stays in it through this pass
-                    self._cut = True
-                    undecided = True
-                    continue
                 self._count()
                 if not self._pushed(action):
                     undecided = True  # a line the engine can't follow
@@ -737,6 +731,13 @@ def one_payment(options: list[Action]) -> list[Action]:
             seen.add(alike)
         kept.append(action)
     return kept
+
+
+def _within_step(options: list[Action], stack_empty: bool) -> list[Action]:
+    """The puzzle player's options the first pass searches: one way to pay each spell or
+    ability, and no pass with an empty stack (the opponent may pass in turn and end the step,
+    so no win stays in it through that pass)."""
+    return [a for a in one_payment(options) if not (stack_empty and isinstance(a, Pass))]
 
 
 def ordered(options: tuple[Action, ...], ours: bool, hold: bool = False) -> list[Action]:
