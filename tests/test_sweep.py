@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -127,6 +128,25 @@ def _bob_or_bears(check: Check) -> Problem | None:
     if any(p.card == "Grizzly Bears" for p in alice.battlefield):
         return Problem("alice has Grizzly Bears", ("613.1",))
     return None
+
+
+def _busy(check: Check) -> Problem | None:
+    """A stand-in property that only spends CPU (a tenth of a second a position)."""
+    began = time.process_time()
+    while time.process_time() - began < 0.1:
+        pass
+    return None
+
+
+def test_verify_counts_the_cpu_of_the_processes_that_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the positions are checked in two other processes while this one waits for them: the
+    # report's CPU seconds are theirs too, at least what the property spent there
+    monkeypatch.setitem(verifying.PROPERTIES, "characteristics", Property("characteristics", _busy, ("main1",), "busy"))
+    run = dict(max_permanents=1, tapped=False, properties=["characteristics"], random_count=0, seed=5)
+    two = verify(["Grizzly Bears", "Giant Spider"], **run, backend=Backend(jobs=2))  # type: ignore[arg-type]
+    assert two.positions == 4
+    assert two.cpu_by_property["characteristics"] >= 0.4
+    assert two.cpu_seconds >= two.cpu_by_property["characteristics"]
 
 
 def _findings(report: Report) -> list[tuple[object, ...]]:

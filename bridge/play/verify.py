@@ -984,12 +984,21 @@ def verify(
     wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
     work = functools.partial(_position_findings, tuple(p.name for p in chosen), pool, seed, rules_text, wall_deadline)
     seen_findings: set[tuple[str, str]] = set()
+    # positions checked in other processes: their CPU seconds are added to this one's
+    elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
+    workers_cpu = 0.0
+
+    def cpu_seconds() -> float:
+        return time.process_time() - cpu + workers_cpu
+
     results = sweep(work, positions, backend)
     try:
         for checked in results:
             if checked is None or (deadline is not None and time.monotonic() > deadline):
                 return out
-            counts, findings, cpu_by_property = checked
+            counts, findings, cpu_by_property, position_cpu = checked
+            if elsewhere:
+                workers_cpu += position_cpu
             for name, n in counts.items():
                 out.checked[name] += n
             for name, seconds in cpu_by_property.items():
@@ -997,14 +1006,14 @@ def verify(
             for finding in findings:  # in the order of the positions: the same findings, whatever the backend
                 _keep(out, seen_findings, finding)
             out.positions += 1
-            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
+            out.seconds, out.cpu_seconds = time.monotonic() - started, cpu_seconds()
             if on_progress is not None:
                 on_progress(out)
         out.complete = True
         return out
     finally:
         results.close()  # a sweep stopped early ends its processes
-        out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
+        out.seconds, out.cpu_seconds = time.monotonic() - started, cpu_seconds()
 
 
 def _position_findings(
@@ -1014,17 +1023,18 @@ def _position_findings(
     rules_text: frozenset[str],
     wall_deadline: float | None,
     position: Position,
-) -> tuple[dict[str, int], list[Finding], dict[str, float]] | None:
+) -> tuple[dict[str, int], list[Finding], dict[str, float], float] | None:
     """The properties checked on one position: how many times each was checked, the
-    findings (each once) and the CPU seconds of each (in the process that checked them);
-    None when the deadline (a time of the wall clock) has passed."""
+    findings (each once), the CPU seconds of each and of the whole check (in the process
+    that checked them); None when the deadline (a time of the wall clock) has passed."""
+    began = time.process_time()
     deadline = None if wall_deadline is None else time.monotonic() + (wall_deadline - time.time())
     if deadline is not None and time.monotonic() > deadline:
         return None
     chosen = [PROPERTIES[name] for name in names]
     out = Report(checked=dict.fromkeys(names, 0))
     _check_position(position, chosen, pool, seed, rules_text, out, set(), deadline)
-    return out.checked, out.findings, out.cpu_by_property
+    return out.checked, out.findings, out.cpu_by_property, time.process_time() - began
 
 
 def _check_position(
