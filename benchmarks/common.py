@@ -28,7 +28,10 @@ from typing import Any
 import clingo
 
 from bridge.engine.solver import collect_less, forget
+from bridge.launch import allocator, system_environment, with_fast_allocator
 
+# the allocator the mtgasp command runs on (bridge/launch.py): the script starts again on it
+with_fast_allocator()
 # the garbage collector as the mtgasp command sets it
 collect_less()
 
@@ -46,7 +49,7 @@ def command() -> str:
 
 
 def machine() -> str:
-    """OS, CPU model, cores, Python and clingo versions."""
+    """OS, CPU model, cores, Python and clingo versions, the allocator mtgasp runs on."""
     cpu = platform.processor() or "?"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -57,7 +60,7 @@ def machine() -> str:
         pass
     return (
         f"{platform.system()} {platform.release()} {platform.machine()}, {cpu}, {os.cpu_count()} cores; "
-        f"Python {platform.python_version()}, clingo {clingo.__version__}"
+        f"Python {platform.python_version()}, clingo {clingo.__version__}, mtgasp's allocator {allocator()}"
     )
 
 
@@ -160,7 +163,10 @@ def run_peer(python: Path, script: str, flag: str, payload: object, extra: list[
         json.dump(payload, f)
     try:
         run = subprocess.run(
-            [str(python), str(HERE / script), flag, f.name, *(extra or [])], capture_output=True, text=True
+            [str(python), str(HERE / script), flag, f.name, *(extra or [])],
+            capture_output=True,
+            text=True,
+            env=system_environment(),
         )
     except OSError as exc:
         return {"reason": f"could not run {python}: {exc}"}

@@ -12,32 +12,68 @@ self-play) and ``cli`` (the ``mtgasp`` command).  The names below are the public
 True
 """
 
-from bridge.engine.board import Board, Characteristics, PlayerCharacteristics
-from bridge.engine.game import Game
-from bridge.engine.verdict import Verdict, Violation
-from bridge.model.actions import (
-    Action,
-    Activate,
-    Advance,
-    AssignDamage,
-    Cast,
-    ChooseOrder,
-    ChooseTargets,
-    Concede,
-    DeclareAttackers,
-    DeclareBlockers,
-    NextStep,
-    OrderAttackers,
-    OrderBlockers,
-    Pass,
-    PlayLand,
-    RemoveFromCombat,
-    StateBasedActions,
-)
-from bridge.model.cards import Card, CardPool
-from bridge.model.errors import IllegalActionError, InputError, MtgaspError, RuleModuleError
-from bridge.model.scenario import Scenario, load_scenario
-from bridge.model.state import GameState
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bridge.engine.board import Board, Characteristics, PlayerCharacteristics
+    from bridge.engine.game import Game
+    from bridge.engine.verdict import Verdict, Violation
+    from bridge.model.actions import (
+        Action,
+        Activate,
+        Advance,
+        AssignDamage,
+        Cast,
+        ChooseOrder,
+        ChooseTargets,
+        Concede,
+        DeclareAttackers,
+        DeclareBlockers,
+        NextStep,
+        OrderAttackers,
+        OrderBlockers,
+        Pass,
+        PlayLand,
+        RemoveFromCombat,
+        StateBasedActions,
+    )
+    from bridge.model.cards import Card, CardPool
+    from bridge.model.errors import IllegalActionError, InputError, MtgaspError, RuleModuleError
+    from bridge.model.scenario import Scenario, load_scenario
+    from bridge.model.state import GameState
+
+# The public names are imported when first used: the ``mtgasp`` command's start
+# (bridge/launch.py) runs before the engine is loaded.
+_HOMES = {
+    "Board": "bridge.engine.board",
+    "Characteristics": "bridge.engine.board",
+    "PlayerCharacteristics": "bridge.engine.board",
+    "Game": "bridge.engine.game",
+    "Verdict": "bridge.engine.verdict",
+    "Violation": "bridge.engine.verdict",
+    "Card": "bridge.model.cards",
+    "CardPool": "bridge.model.cards",
+    "IllegalActionError": "bridge.model.errors",
+    "InputError": "bridge.model.errors",
+    "MtgaspError": "bridge.model.errors",
+    "RuleModuleError": "bridge.model.errors",
+    "Scenario": "bridge.model.scenario",
+    "load_scenario": "bridge.model.scenario",
+    "GameState": "bridge.model.state",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name, "bridge.model.actions" if name in __all__ else None)
+    if home is None:
+        raise AttributeError(f"module 'bridge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Action",

@@ -1,0 +1,56 @@
+"""The mtgasp command starts on mimalloc where the library is installed (bridge/launch.py), keeps
+the system's allocator when asked, and gives a peer engine's process the system's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from importlib import metadata
+
+import pytest
+
+from bridge.launch import ALLOCATOR, allocator_library, system_environment
+
+# run in a fresh interpreter: start again on the allocator, then say which one runs
+PROBE = (
+    "from bridge.launch import allocator, with_fast_allocator\n"
+    "with_fast_allocator()\n"
+    "print(allocator(), 'libmimalloc' in open('/proc/self/maps').read())\n"
+)
+
+
+def _probe(**env: str) -> str:
+    base = {k: v for k, v in os.environ.items() if k not in (ALLOCATOR, "LD_PRELOAD")}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], env={**base, **env}, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+needs_library = pytest.mark.skipif(allocator_library() is None, reason="mimalloc's library is not installed here")
+
+
+@needs_library
+def test_the_process_starts_again_on_mimalloc() -> None:
+    assert _probe() == "mimalloc True"
+
+
+@needs_library
+def test_the_system_allocator_when_asked() -> None:
+    assert _probe(MTGASP_ALLOCATOR="system") == "system False"
+
+
+def test_a_peer_gets_the_system_allocator(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ALLOCATOR, "mimalloc")
+    monkeypatch.setenv("LD_PRELOAD", "/somewhere/libmimalloc.so:/other/libx.so")
+    env = system_environment()
+    assert (env[ALLOCATOR], env["LD_PRELOAD"]) == ("system", "/other/libx.so")
+    monkeypatch.setenv("LD_PRELOAD", "/somewhere/libmimalloc.so")
+    assert "LD_PRELOAD" not in system_environment()
+
+
+def test_the_command_starts_through_the_launcher() -> None:
+    (script,) = [e for e in metadata.entry_points(group="console_scripts") if e.name == "mtgasp"]
+    assert script.value == "bridge.launch:main"
