@@ -144,6 +144,7 @@ class _Outcome:
     chosen_discards: list[str] = field(default_factory=list)
     mills: list[tuple[str, int]] = field(default_factory=list)
     skips: dict[str, int] = field(default_factory=dict)
+    mana: dict[str, list[str]] = field(default_factory=dict)  # player -> mana symbols added
     losers: set[str] = field(default_factory=set)
     extra_turns: list[str] = field(default_factory=list)
     extra_combats: int = 0
@@ -256,6 +257,11 @@ def _draw(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 117.3: the player gains N life."""
     out.tally(out.life, args[0].string, args[1].number)
+
+
+def _add_mana(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 106.4: N mana of a type goes into the player's mana pool."""
+    out.mana.setdefault(args[0].string, []).append(f"{{{args[1].name.upper()}}}" * args[2].number)
 
 
 def _lose_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -405,6 +411,7 @@ RESULTS: dict[str, _Collect] = {
     "draw": _draw,
     "gain_life": _gain_life,
     "lose_life": _lose_life,
+    "add_mana": _add_mana,
     "discard": _discard,
     "discard_at_random": _discard_at_random,
     "discard_card": _discard_card,
@@ -597,8 +604,16 @@ def _cards(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Ga
 
 
 def _turns(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
-    """Turns skipped (614.10), players losing (104.3e), extra turns (500.7: the most recently
-    created is taken first) and combat phases (500.8)."""
+    """Mana added to pools (106.4), turns skipped (614.10), players losing (104.3e), extra
+    turns (500.7: the most recently created is taken first) and combat phases (500.8)."""
+    if out.mana:  # CR 106.4
+        state = updated(
+            state,
+            players=[
+                p.model_copy(update={"mana_pool": p.mana_pool + "".join(sorted(out.mana.get(p.name, [])))})
+                for p in state.players
+            ],
+        )
     if out.skips:
         state = updated(
             state,

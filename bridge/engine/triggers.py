@@ -36,6 +36,8 @@ _EVENT_TRIGGERS = {
     "step_begins(upkeep)": (", beginning_of_upkeep).",),
     "step_begins(draw)": (", beginning_of_draw_step).",),
     "step_begins(end)": (", beginning_of_end_step).",),
+    "step_begins(beginning_of_combat)": (", beginning_of_combat).",),
+    "step_begins(main1)": (", beginning_of_precombat_main).",),
     "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),

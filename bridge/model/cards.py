@@ -715,6 +715,11 @@ class ResolveStep(_Strict):
         "object on the stack, else the such permanent with the smallest id",
     )
     put_counters: dict[str, int] | None = None
+    add_mana: str | None = Field(
+        None,
+        pattern=r"^(\{[WUBRGC]\})+$",
+        description='the player (`who`) adds this mana to his or her mana pool ("{G}{G}", CR 106.3-106.4)',
+    )
     create_tokens: dict[str, Any] | None = Field(
         None, description="{card: <token card name>, count: N, blocking: target} (CR 110.5, 509.7)"
     )
@@ -835,6 +840,7 @@ class ResolveStep(_Strict):
         "put_from_hand",
         "cant_cast_spells",
         "reveal_top",
+        "add_mana",
     )
 
     @model_validator(mode="after")
@@ -851,7 +857,7 @@ class ResolveStep(_Strict):
                 getattr(self, v)
                 for v in self._VERBS
                 if isinstance(getattr(self, v), str)
-                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill")
+                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill", "add_mana")
             ),
         ):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
@@ -910,6 +916,12 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
+        if verb == "add_mana":
+            symbols = re.findall(r"\{([WUBRGC])\}", value)
+            return [
+                f"step_does({key}, {index}, add_mana({c.lower()}, {symbols.count(c)}, {self.who or 'you'}))."
+                for c in sorted(set(symbols))
+            ]
 
         def amount(v: object) -> str:  # x and count as they are, a number as its digits
             return str(v)
@@ -969,6 +981,8 @@ TriggerEvent = Literal[
     "deals_damage_to_an_opponent",
     "you_reveal_this_way",
     "an_opponent_discards",
+    "beginning_of_combat",
+    "beginning_of_precombat_main",
 ]
 TRIGGER_EVENTS: tuple[str, ...] = get_args(TriggerEvent)
 
@@ -981,6 +995,7 @@ class Condition(_Strict):
     hand_empty: bool | None = Field(None, description="you have no cards in hand")
     no_other_creatures: bool | None = Field(None, description="you control no creatures other than the source")
     untapped: bool | None = Field(None, description="the source is untapped")
+    creatures_at_least: int | None = Field(None, ge=1, description="you control N or more creatures")
 
     @model_validator(mode="after")
     def _one(self) -> Condition:
@@ -988,7 +1003,7 @@ class Condition(_Strict):
         if len(given) != 1:
             raise ValueError(
                 f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures, "
-                f"untapped); this one has {given or 'none'}"
+                f"untapped, creatures_at_least); this one has {given or 'none'}"
             )
         return self
 
@@ -997,6 +1012,8 @@ class Condition(_Strict):
             return f"life_at_least({self.life_at_least})"
         if self.untapped:
             return "untapped"
+        if self.creatures_at_least is not None:
+            return f"creatures_at_least({self.creatures_at_least})"
         return "hand_empty" if self.hand_empty else "no_other_creatures"
 
 
