@@ -185,6 +185,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out.append("combat_damage_dealt.")
     if state.combat_damage_prevented:
         out.append("combat_damage_prevented.")
+    out += [f"block_cost_effect({k}, {n})." for k, n in enumerate(state.block_costs, start=1)]
     # CR 115.3: the player who has or would receive priority (turn/priority.lp says whether
     # anyone has it now)
     out.append(f"priority({asp_string(state.priority_player())}).")

@@ -38,6 +38,7 @@ _EVENT_TRIGGERS = {
     "step_begins(end)": (", beginning_of_end_step).",),
     "step_begins(beginning_of_combat)": (", beginning_of_combat).",),
     "step_begins(main1)": (", beginning_of_precombat_main).",),
+    "blockers_declared": (", attacks_and_isnt_blocked).",),
     "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),
@@ -145,7 +146,7 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
         or event.match("discards", 2)
     ):
         return event.arguments[0].string
-    if event.match("deals_damage_to", 2):
+    if event.match("deals_damage_to", 2) or event.match("unblocked", 2):
         return event.arguments[1].string
     return None
 

@@ -170,6 +170,9 @@ def _turn_based_actions(game: Board, state: GameState, model: frozenset[clingo.S
         if action.match("end_combat_damage_prevention", 0):
             state = updated(state, combat_damage_prevented=False)
             continue
+        if action.match("end_block_costs", 0):
+            state = updated(state, block_costs=[])
+            continue
         target = action.arguments[0].string
         if action.name == "untap":
             changes.setdefault(target, {})["tapped"] = False

@@ -684,6 +684,7 @@ class ResolveStep(_Strict):
         "position, so logs replay)",
     )
     gain_life: int | Literal["x", "count"] | None = None
+    poison: int | None = Field(None, ge=1, description="the player (`who`) gets N poison counters (CR 104.3d)")
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
     reveal_top: Quality | None = Field(
@@ -700,6 +701,9 @@ class ResolveStep(_Strict):
         "default: the one with the smallest id)",
     )
     attach: str | None = Field(None, description="the source (an Equipment) becomes attached to it (CR 701.3)")
+    tapped_and_attacking: bool = Field(
+        False, description="put_from_hand: the card enters the battlefield tapped and attacking (CR 508.5)"
+    )
     mill: int | Literal["half"] | None = Field(
         None,
         description="the player (`who`) puts the top N cards of his "
@@ -766,6 +770,11 @@ class ResolveStep(_Strict):
     )
     prevent_all_combat_damage: bool | None = Field(
         None, description="prevent all combat damage that would be dealt this turn (CR 615)"
+    )
+    block_cost: int | Literal["x"] | None = Field(
+        None,
+        description="this turn, creatures can't block unless their controller pays this much "
+        "generic mana for each blocking creature he or she controls (War Cadence, CR 509.1d)",
     )
     delayed: DelayedTrigger | None = Field(None, description="create a delayed triggered ability (CR 603.7)")
     to: str | None = Field(
@@ -841,6 +850,8 @@ class ResolveStep(_Strict):
         "cant_cast_spells",
         "reveal_top",
         "add_mana",
+        "block_cost",
+        "poison",
     )
 
     @model_validator(mode="after")
@@ -862,6 +873,8 @@ class ResolveStep(_Strict):
         ):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
+        if self.tapped_and_attacking and self.put_from_hand is None:
+            raise ValueError("tapped_and_attacking goes with put_from_hand")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
         if self.count is not None and self.count.other:
@@ -889,6 +902,8 @@ class ResolveStep(_Strict):
             out.append(f"step_may({key}, {index}).")
         if self.under == "you":
             out.append(f"step_under_you({key}, {index}).")
+        if self.tapped_and_attacking:
+            out.append(f"step_attacking({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
         if self.count is not None:
             out.append(f"step_counts({key}, {index}).")
@@ -900,6 +915,8 @@ class ResolveStep(_Strict):
     def _facts(self, key: str, index: int) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
+        if verb == "block_cost":
+            return [f"step_does({key}, {index}, block_cost({value}))."]
         if verb in ("additional_combat", "prevent_all_combat_damage"):
             return [f"step_does({key}, {index}, {verb})."]
         if verb == "delayed":
@@ -930,7 +947,7 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
         if verb == "deals_its_power":
             return [f"step_does({key}, {index}, deals_its_power({value}, {self.to or 'target'}))."]
-        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random"):
+        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random", "poison"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
             return [
@@ -983,6 +1000,7 @@ TriggerEvent = Literal[
     "an_opponent_discards",
     "beginning_of_combat",
     "beginning_of_precombat_main",
+    "attacks_and_isnt_blocked",
 ]
 TRIGGER_EVENTS: tuple[str, ...] = get_args(TriggerEvent)
 

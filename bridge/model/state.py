@@ -454,6 +454,11 @@ class GameState(Model):
     )
     after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
     combat_damage_prevented: bool = Field(False, description="all combat damage is prevented this turn (Fog, CR 615)")
+    block_costs: list[int] = Field(
+        default_factory=list,
+        description="this turn, creatures can't block unless their controller pays N for each "
+        "blocking creature he or she controls: one N for each such effect (War Cadence, CR 509.1d)",
+    )
     cleanup_again: bool = Field(
         False,
         description="state-based actions were performed or abilities triggered in "
