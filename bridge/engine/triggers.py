@@ -142,6 +142,7 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
     if (
         event.match("to_graveyard", 1)
         or event.match("enters", 1)
+        or event.match("leaves", 1)
         or event.match("draws", 2)
         or event.match("discards", 2)
     ):

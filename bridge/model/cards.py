@@ -1061,7 +1061,7 @@ class TriggeredAbility(_Strict):
         "self",
         description="beginning_of_upkeep (and the other steps): "
         "`enchanted` for the turn of the enchanted creature's controller; "
-        "becomes_tapped, deals_damage: the source itself or the permanent "
+        "becomes_tapped, deals_damage, leaves_battlefield: the source itself or the permanent "
         "it enchants",
     )
     if_: Condition | None = Field(
