@@ -822,7 +822,10 @@ def _own_effect(game: Board, item: StackObject) -> EffectSpec | None:
     if item.source is not None:
         card = ability_card(game, item)
         if item.trigger is not None:
-            return card.triggered[item.trigger - 1].effect
+            trigger = card.triggered[item.trigger - 1]
+            if item.mode is not None and trigger.modes:
+                return trigger.modes[item.mode - 1].effect
+            return trigger.effect
         return card.activated[(item.ability or 1) - 1].effect
     if item.mode is not None:
         return game.pool.get(item.card or "").modes[item.mode - 1].effect

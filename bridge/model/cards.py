@@ -153,7 +153,9 @@ class Quality(_Strict):
     """A quality (CR 702.14a): one or more characteristic values an object must all have."""
 
     color: str | None = None
-    type: str | None = None
+    type: str | list[str] | None = Field(
+        None, description='a card type, or a list of card types it has all of ("artifact creature")'
+    )
     subtype: str | None = None
     supertype: str | None = None
     not_supertype: str | None = None
@@ -203,8 +205,9 @@ class Quality(_Strict):
             )
         if self.color is not None and _const(self.color) not in (*COLORS.values(), "chosen"):
             raise ValueError(f"unknown color {self.color!r}")
-        if self.type is not None and _const(self.type) not in CARD_TYPES:
-            raise ValueError(f"unknown card type {self.type!r}")
+        for one in [self.type] if isinstance(self.type, str) else self.type or []:
+            if _const(one) not in CARD_TYPES:
+                raise ValueError(f"unknown card type {one!r}")
         return self
 
     def parts(self) -> list[str]:
@@ -1074,6 +1077,19 @@ class TriggeredAbility(_Strict):
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: EffectSpec | None = None
+    modes: list[Mode] = Field(
+        default_factory=list,
+        description='a modal triggered ability\'s modes ("choose one —"), one chosen as it is put on '
+        "the stack (CR 603.3c); then the ability has no targets or steps of its own",
+    )
+
+    @model_validator(mode="after")
+    def _modes_alone(self) -> TriggeredAbility:
+        if self.modes and (self.targets or self.resolve or self.effect is not None):
+            raise ValueError("a modal triggered ability has its targets and steps in its modes only")
+        if len(self.modes) == 1:
+            raise ValueError("a modal triggered ability has two or more modes")
+        return self
 
 
 DelayedTrigger.model_rebuild()
@@ -1090,11 +1106,15 @@ def _cost_numbers(value: str | None) -> str | None:
 
 
 class Mode(_Strict):
-    """One mode of a modal spell ("Choose one —", CR 700.2): its targets and what it does."""
+    """One mode of a modal spell or triggered ability ("Choose one —", CR 700.2): its targets
+    and what it does."""
 
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: EffectSpec | None = None
+
+
+TriggeredAbility.model_rebuild()
 
 
 class ActivatedAbility(_Strict):
@@ -1389,6 +1409,8 @@ class Card(_Strict):
             if trigger.if_ is not None:
                 out.append(f"trigger_if({key}, {trigger.if_.term()}).")
             out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)
+            for n, mode in enumerate(trigger.modes, start=1):
+                out += _spell_facts(f"tm({c}, {k}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")

@@ -228,6 +228,12 @@ class Player(Model):
         "chooses for the abilities of these sources as they go on the "
         "stack, when legal (CR 603.3d, 601.2c); others take the default",
     )
+    trigger_modes: dict[str, int] = Field(
+        default_factory=dict,
+        description="the mode the player chooses for the modal triggered abilities of these "
+        "sources as they go on the stack, when it can be chosen (CR 603.3c); others take the "
+        "default (the first mode that can be chosen)",
+    )
     as_enters: dict[str, dict[str, str]] = Field(
         default_factory=dict,
         description="object id -> the choices the "
