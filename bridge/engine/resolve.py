@@ -147,6 +147,7 @@ class _Outcome:
     mana: dict[str, list[str]] = field(default_factory=dict)  # player -> mana symbols added
     block_costs: list[int] = field(default_factory=list)
     poison: dict[str, int] = field(default_factory=dict)
+    added_steps: list[str] = field(default_factory=list)
     losers: set[str] = field(default_factory=set)
     extra_turns: list[str] = field(default_factory=list)
     extra_combats: int = 0
@@ -260,6 +261,11 @@ def _draw(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 117.3: the player gains N life."""
     out.tally(out.life, args[0].string, args[1].number)
+
+
+def _add_step(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 500.9: a step added directly after this step."""
+    out.added_steps.append(args[0].name)
 
 
 def _poison(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -437,6 +443,7 @@ RESULTS: dict[str, _Collect] = {
     "add_mana": _add_mana,
     "block_cost": _block_cost,
     "poison": _poison,
+    "add_step": _add_step,
     "discard": _discard,
     "discard_at_random": _discard_at_random,
     "discard_card": _discard_card,
@@ -635,6 +642,8 @@ def _cards(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Ga
 def _turns(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """Mana added to pools (106.4), turns skipped (614.10), players losing (104.3e), extra
     turns (500.7: the most recently created is taken first) and combat phases (500.8)."""
+    if out.added_steps:  # CR 500.9: the most recently created first
+        state = updated(state, added_steps=[*reversed(out.added_steps), *state.added_steps])
     if out.poison:  # CR 120.1
         state = updated(
             state,

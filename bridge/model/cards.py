@@ -688,6 +688,9 @@ class ResolveStep(_Strict):
     )
     gain_life: int | Literal["x", "count"] | None = None
     poison: int | None = Field(None, ge=1, description="the player (`who`) gets N poison counters (CR 104.3d)")
+    add_step: Literal["upkeep", "draw", "end"] | None = Field(
+        None, description="an additional step of this kind directly after this step (CR 500.9)"
+    )
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
     reveal_top: Quality | None = Field(
@@ -855,6 +858,7 @@ class ResolveStep(_Strict):
         "add_mana",
         "block_cost",
         "poison",
+        "add_step",
     )
 
     @model_validator(mode="after")
@@ -871,7 +875,8 @@ class ResolveStep(_Strict):
                 getattr(self, v)
                 for v in self._VERBS
                 if isinstance(getattr(self, v), str)
-                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill", "add_mana")
+                and v
+                not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill", "add_mana", "add_step")
             ),
         ):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
@@ -918,6 +923,8 @@ class ResolveStep(_Strict):
     def _facts(self, key: str, index: int) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
+        if verb == "add_step":
+            return [f"step_does({key}, {index}, add_step({value}))."]
         if verb == "block_cost":
             return [f"step_does({key}, {index}, block_cost({value}))."]
         if verb in ("additional_combat", "prevent_all_combat_damage"):
@@ -1044,6 +1051,9 @@ class TriggeredAbility(_Strict):
 
     when: TriggerEvent
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
+    first_each_turn: bool = Field(
+        False, description='"first upkeep each turn": not in a step of that kind an effect added (CR 500.9)'
+    )
     spell: Quality | None = Field(
         None, description="you_cast, a_player_casts, an_opponent_casts: only spells with this quality"
     )
@@ -1396,6 +1406,8 @@ class Card(_Strict):
             out.append(f"trigger_event({key}, {trigger.when}).")
             if trigger.each:
                 out.append(f"trigger_each({key}).")
+            if trigger.first_each_turn:
+                out.append(f"trigger_first_each_turn({key}).")
             if trigger.spell is not None:
                 out += [f"trigger_spell_filter({key}, {part})." for part in trigger.spell.parts()]
                 qualities.update(trigger.spell.all_terms())

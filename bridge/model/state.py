@@ -460,6 +460,13 @@ class GameState(Model):
     )
     after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
     combat_damage_prevented: bool = Field(False, description="all combat damage is prevented this turn (Fog, CR 615)")
+    added_steps: list[Step] = Field(
+        default_factory=list,
+        description="steps effects added directly after the current step, the next first (CR 500.9)",
+    )
+    in_added_step: bool = Field(
+        False, description="the current step is one an effect added (CR 500.9), not the turn's own"
+    )
     block_costs: list[int] = Field(
         default_factory=list,
         description="this turn, creatures can't block unless their controller pays N for each "
