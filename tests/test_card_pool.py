@@ -63,7 +63,8 @@ def lacks(card: Card) -> list[str]:
         and not (card.effect and card.targets)
     ):
         out.append("nothing says what it does")
-    if any(re.search(r"\bchoose one\b", line, re.I) for line in lines) and not card.modes:
+    modal = card.modes or any(t.modes for t in card.triggered)
+    if any(re.search(r"\bchoose one\b", line, re.I) for line in lines) and not modal:
         out.append("its modes")
     have = set(card.keyword_names()) | {str(a.term()).split("(")[0] for a in card.all_abilities() if hasattr(a, "term")}
     triggers = activated = 0

@@ -267,7 +267,10 @@ def spec_targets(game: Board, item: StackObject) -> list[TargetSpec]:
         return list(card.spell_targets())
     card = ability_card(game, item)
     if item.trigger is not None:
-        return list(card.triggered[item.trigger - 1].targets)
+        trigger = card.triggered[item.trigger - 1]
+        if item.mode is not None and trigger.modes:  # CR 603.3c: the mode chosen
+            return list(trigger.modes[item.mode - 1].targets)
+        return list(trigger.targets)
     return list(card.activated[(item.ability or 1) - 1].targets)
 
 

@@ -324,6 +324,7 @@ class Board:
                 raise InputError(f"{action.by!r} is not a player", location="choose_order")
             chosen = [x for source, targets in (action.trigger_targets or {}).items() for x in (source, *targets)]
             chosen += [x for pair in (action.sources or {}).items() for x in pair]
+            chosen += list(action.trigger_modes or {})
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")

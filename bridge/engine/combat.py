@@ -121,19 +121,30 @@ def deal_damage(
 def pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
     """CR 508.1g-i: pay the locked-in total from the mana pool, then by tapping untapped mana
     sources in the order they are listed (the engine's default choice of sources)."""
+    return _pay_costs(state, state.active, model, "attack_cost_total", "usable_source")
+
+
+def pay_block_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 509.1d-f: the defending player pays the locked-in total of the costs to block from
+    the mana pool, then by tapping untapped mana sources in the order they are listed."""
+    return _pay_costs(state, state.opponent(state.active), model, "block_cost_total", "usable_block_source")
+
+
+def _pay_costs(state: GameState, payer: str, model: frozenset[clingo.Symbol], total: str, usable: str) -> GameState:
+    """Pay the total the rules show (generic mana) from the payer's pool, then by tapping the
+    usable sources the rules show, in listing order (the engine's default choice)."""
     owed = 0
-    active = state.active
     for s in model:
-        if s.match("attack_cost_total", 2) and s.arguments[0] == DECLARED:
+        if s.match(total, 2) and s.arguments[0] == DECLARED:
             owed = s.arguments[1].number
     if not owed:
         return state
-    player: Player = state.player(active)
+    player: Player = state.player(payer)
     pool = player.mana_pool
     symbols = [pool[i : i + 3] for i in range(0, len(pool), 3)]
     from_pool = min(owed, len(symbols))
     owed -= from_pool
-    sources = {s.arguments[1].string for s in atoms(model, "usable_source", 2) if s.arguments[0] == DECLARED}
+    sources = {s.arguments[1].string for s in atoms(model, usable, 2) if s.arguments[0] == DECLARED}
     changes: dict[str, dict[str, object]] = {}
     for perm in state.permanents():
         if owed and perm.id in sources:
@@ -141,7 +152,7 @@ def pay_attack_costs(state: GameState, model: frozenset[clingo.Symbol]) -> GameS
             owed -= 1
     state = update_permanents(state, changes)
     players = [
-        p.model_copy(update={"mana_pool": "".join(symbols[from_pool:])}) if p.name == active else p
+        p.model_copy(update={"mana_pool": "".join(symbols[from_pool:])}) if p.name == payer else p
         for p in state.players
     ]
     return GameState.model_validate(state.model_copy(update={"players": players}).model_dump())
@@ -218,12 +229,15 @@ def after_block(board: Board, action: DeclareBlockers, model: frozenset[clingo.S
         blocking[blocker] = list(attackers) + sorted(extra)
     state = update_permanents(board.state, {b: {"blocking": attackers} for b, attackers in blocking.items()})
     state = state.model_copy(update={"declared": [*state.declared, "blockers"]})
+    state = pay_block_costs(state, model)
     # CR 509.4: abilities that trigger on blocking and on becoming blocked
     blocked = sorted({a for attackers in blocking.values() for a in attackers})
     events = [f"blocks({asp_string(b)})" for b in blocking] + [f"becomes_blocked({asp_string(a)})" for a in blocked]
     events += [
         f"blocks_creature({asp_string(b)}, {asp_string(a)})" for b, attackers in blocking.items() for a in attackers
     ]
+    # CR 509.4g: the rules say which attackers "attack and aren't blocked"
+    events.append("blockers_declared")
     return triggers_on(board.pool, state, state, events)
 
 

@@ -185,6 +185,10 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out.append("combat_damage_dealt.")
     if state.combat_damage_prevented:
         out.append("combat_damage_prevented.")
+    out += [f"block_cost_effect({k}, {n})." for k, n in enumerate(state.block_costs, start=1)]
+    out += [f"added_step({k}, {s})." for k, s in enumerate(state.added_steps, start=1)]
+    if state.in_added_step:
+        out.append("in_added_step.")
     # CR 115.3: the player who has or would receive priority (turn/priority.lp says whether
     # anyone has it now)
     out.append(f"priority({asp_string(state.priority_player())}).")

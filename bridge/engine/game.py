@@ -214,6 +214,7 @@ class Game(Board):
                     ("trigger_order", action.triggers),
                     ("declines", action.declines),
                     ("trigger_targets", action.trigger_targets),
+                    ("trigger_modes", action.trigger_modes),
                     ("as_enters", action.as_enters),
                     ("source_choices", action.sources),
                 )

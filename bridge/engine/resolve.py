@@ -144,6 +144,10 @@ class _Outcome:
     chosen_discards: list[str] = field(default_factory=list)
     mills: list[tuple[str, int]] = field(default_factory=list)
     skips: dict[str, int] = field(default_factory=dict)
+    mana: dict[str, list[str]] = field(default_factory=dict)  # player -> mana symbols added
+    block_costs: list[int] = field(default_factory=list)
+    poison: dict[str, int] = field(default_factory=dict)
+    added_steps: list[str] = field(default_factory=list)
     losers: set[str] = field(default_factory=set)
     extra_turns: list[str] = field(default_factory=list)
     extra_combats: int = 0
@@ -152,6 +156,7 @@ class _Outcome:
     returned: list[tuple[str, str]] = field(default_factory=list)
     under: dict[str, str] = field(default_factory=dict)
     from_hand: list[str] = field(default_factory=list)
+    enter_status: dict[str, dict[str, object]] = field(default_factory=dict)  # card -> tapped, attacking
     from_library: list[str] = field(default_factory=list)
     to_bottom: list[str] = field(default_factory=list)
     tokens: list[tuple[str, str, int]] = field(default_factory=list)
@@ -258,6 +263,26 @@ def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.tally(out.life, args[0].string, args[1].number)
 
 
+def _add_step(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 500.9: a step added directly after this step."""
+    out.added_steps.append(args[0].name)
+
+
+def _poison(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 120.1, 104.3d: the player gets N poison counters."""
+    out.tally(out.poison, args[0].string, args[1].number)
+
+
+def _block_cost(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 509.1d: this turn, each creature blocking costs N more."""
+    out.block_costs.append(args[0].number)
+
+
+def _add_mana(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 106.4: N mana of a type goes into the player's mana pool."""
+    out.mana.setdefault(args[0].string, []).append(f"{{{args[1].name.upper()}}}" * args[2].number)
+
+
 def _lose_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 117.3: the player loses N life."""
     out.tally(out.life, args[0].string, -args[1].number)
@@ -321,6 +346,16 @@ def _return_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _returned_under(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 110.2: the returned card enters under this player's control."""
     out.under[args[0].string] = args[1].string
+
+
+def _enters_tapped(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """The card put onto the battlefield enters tapped."""
+    out.enter_status.setdefault(args[0].string, {})["tapped"] = True
+
+
+def _enters_attacking(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 508.5: the card put onto the battlefield enters attacking this player."""
+    out.enter_status.setdefault(args[0].string, {})["attacking"] = args[1].string
 
 
 def _from_hand(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -405,6 +440,10 @@ RESULTS: dict[str, _Collect] = {
     "draw": _draw,
     "gain_life": _gain_life,
     "lose_life": _lose_life,
+    "add_mana": _add_mana,
+    "block_cost": _block_cost,
+    "poison": _poison,
+    "add_step": _add_step,
     "discard": _discard,
     "discard_at_random": _discard_at_random,
     "discard_card": _discard_card,
@@ -418,6 +457,8 @@ RESULTS: dict[str, _Collect] = {
     "return_card": _return_card,
     "returned_under": _returned_under,
     "from_hand": _from_hand,
+    "enters_tapped": _enters_tapped,
+    "enters_attacking": _enters_attacking,
     "from_library": _from_library,
     "to_bottom": _to_bottom,
     "create_tokens": _create_tokens_result,
@@ -495,6 +536,8 @@ def _status(game: Board, state: GameState, top: StackObject, out: _Outcome) -> G
         )
     if out.combat_damage_prevented:
         state = updated(state, combat_damage_prevented=True)
+    if out.block_costs:  # CR 509.1d
+        state = updated(state, block_costs=[*state.block_costs, *out.block_costs])
     return state
 
 
@@ -597,8 +640,23 @@ def _cards(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Ga
 
 
 def _turns(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
-    """Turns skipped (614.10), players losing (104.3e), extra turns (500.7: the most recently
-    created is taken first) and combat phases (500.8)."""
+    """Mana added to pools (106.4), turns skipped (614.10), players losing (104.3e), extra
+    turns (500.7: the most recently created is taken first) and combat phases (500.8)."""
+    if out.added_steps:  # CR 500.9: the most recently created first
+        state = updated(state, added_steps=[*reversed(out.added_steps), *state.added_steps])
+    if out.poison:  # CR 120.1
+        state = updated(
+            state,
+            players=[p.model_copy(update={"poison": p.poison + out.poison.get(p.name, 0)}) for p in state.players],
+        )
+    if out.mana:  # CR 106.4
+        state = updated(
+            state,
+            players=[
+                p.model_copy(update={"mana_pool": p.mana_pool + "".join(sorted(out.mana.get(p.name, [])))})
+                for p in state.players
+            ],
+        )
     if out.skips:
         state = updated(
             state,
@@ -632,6 +690,8 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
         state = return_from_graveyard(game, state, card_id, where, out.under.get(card_id), candidates)
     for card_id in out.from_hand:
         state = card_to(game, state, card_id, "hand", "battlefield", candidates=candidates)
+    if out.enter_status:  # CR 508.5: tapped and attacking, as the rules said
+        state = update_permanents(state, out.enter_status)
     for card_id in out.from_library:
         state = card_to(game, state, card_id, "library", "battlefield", candidates=candidates)
     for card_id in out.to_bottom:
@@ -771,7 +831,10 @@ def _own_effect(game: Board, item: StackObject) -> EffectSpec | None:
     if item.source is not None:
         card = ability_card(game, item)
         if item.trigger is not None:
-            return card.triggered[item.trigger - 1].effect
+            trigger = card.triggered[item.trigger - 1]
+            if item.mode is not None and trigger.modes:
+                return trigger.modes[item.mode - 1].effect
+            return trigger.effect
         return card.activated[(item.ability or 1) - 1].effect
     if item.mode is not None:
         return game.pool.get(item.card or "").modes[item.mode - 1].effect

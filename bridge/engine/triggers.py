@@ -10,7 +10,7 @@ import re
 
 import clingo
 
-from bridge.engine.acting import legal_targets, spec_targets, target_choices
+from bridge.engine.acting import ability_card, legal_targets, spec_targets, target_choices
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
 from bridge.engine.solver import Session, atoms
@@ -36,6 +36,9 @@ _EVENT_TRIGGERS = {
     "step_begins(upkeep)": (", beginning_of_upkeep).",),
     "step_begins(draw)": (", beginning_of_draw_step).",),
     "step_begins(end)": (", beginning_of_end_step).",),
+    "step_begins(beginning_of_combat)": (", beginning_of_combat).",),
+    "step_begins(main1)": (", beginning_of_precombat_main).",),
+    "blockers_declared": (", attacks_and_isnt_blocked).",),
     "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
     "draws": (", an_opponent_draws).",),
@@ -139,11 +142,12 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
     if (
         event.match("to_graveyard", 1)
         or event.match("enters", 1)
+        or event.match("leaves", 1)
         or event.match("draws", 2)
         or event.match("discards", 2)
     ):
         return event.arguments[0].string
-    if event.match("deals_damage_to", 2):
+    if event.match("deals_damage_to", 2) or event.match("unblocked", 2):
         return event.arguments[1].string
     return None
 
@@ -278,6 +282,11 @@ def put_in_order(game: Board, state: GameState, queue: list[StackObject]) -> Gam
     ability with no legal choice."""
     for k, item in enumerate(queue):
         g = Board(state, game.pool)
+        if item.trigger is not None and item.mode is None and item.source is not None:
+            moded = _with_mode(g, item)
+            if moded is None:
+                continue  # CR 603.3c: no mode can be chosen: removed
+            item = moded
         if not spec_targets(g, item):
             state = updated(state, stack=[item, *state.stack])
             continue
@@ -293,9 +302,28 @@ def put_in_order(game: Board, state: GameState, queue: list[StackObject]) -> Gam
         elif len(choices) == 1:
             targets = choices[0]
         else:
-            return updated(state, awaiting_targets=queue[k:])
+            return updated(state, awaiting_targets=[item, *queue[k + 1 :]])
         state = with_targets_on_stack(game, state, item, targets)
     return state
+
+
+def _with_mode(game: Board, item: StackObject) -> StackObject | None:
+    """CR 603.3c: the controller of a modal triggered ability chooses its mode as it is put on
+    the stack: the mode stated beforehand (``trigger_modes``) when it can be chosen, else the
+    first that can.  A mode whose targets have no legal choice can't be chosen (the rules say
+    so, 603.3d); None when no mode can be chosen.  An ability without modes is unchanged."""
+    modes = ability_card(game, item).triggered[(item.trigger or 1) - 1].modes
+    if not modes:
+        return item
+    stated = game.state.player(item.controller or game.state.active).trigger_modes.get(item.source or "")
+    order = list(range(1, len(modes) + 1))
+    if stated in order:
+        order = [stated, *(n for n in order if n != stated)]
+    for n in order:
+        candidate = item.model_copy(update={"mode": n})
+        if not spec_targets(game, candidate) or not legal_targets(game, candidate, "putting_trigger")[2]:
+            return candidate
+    return None
 
 
 def with_targets_on_stack(game: Board, state: GameState, item: StackObject, targets: list[str]) -> GameState:

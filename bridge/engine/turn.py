@@ -56,6 +56,10 @@ def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
         state = updated(state, declared=[], attacked_this_combat=False)
     if any(c.match("use_extra_combat", 0) for c in ends):
         state = updated(state, extra_combats=state.extra_combats - 1)
+    # CR 500.9: the added step the rules say comes next is used; it is an added step
+    added = any(c.match("use_added_step", 0) for c in ends)
+    if added or state.in_added_step:
+        state = updated(state, added_steps=state.added_steps[1:] if added else state.added_steps, in_added_step=added)
     turn = next((s for s in atoms(model, "next_turn", 2)), None)
     return state if turn is None else _new_turn(state, model, turn)
 
@@ -169,6 +173,9 @@ def _turn_based_actions(game: Board, state: GameState, model: frozenset[clingo.S
             continue
         if action.match("end_combat_damage_prevention", 0):
             state = updated(state, combat_damage_prevented=False)
+            continue
+        if action.match("end_block_costs", 0):
+            state = updated(state, block_costs=[])
             continue
         target = action.arguments[0].string
         if action.name == "untap":

@@ -35,6 +35,7 @@ MESSAGES: dict[str, str] = {
     'or creatures sharing the quality of a "bands with other" ability',
     "band_split": "the creatures of band {0} attack different players or planeswalkers",
     "unpaid_attack_cost": "{0} must pay {1} mana to attack but has only {2} available",
+    "unpaid_block_cost": "{0} must pay {1} mana to block but has only {2} available",
     # declaring blockers (CR 509.1)
     "wrong_step_block": "blockers are declared in the declare blockers step, not in the {0} step",
     "blockers_already_declared": "blockers were already declared this combat ({0} is blocking)",

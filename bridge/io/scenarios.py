@@ -176,6 +176,9 @@ def run_scenario(scenario: Scenario, path: str = "<scenario>") -> ScenarioResult
         shield = game.state.player(name).prevention_shield
         if want_player.prevention_shield is not None and shield != want_player.prevention_shield:
             return differ(f"players.{name}.prevention_shield: expected {want_player.prevention_shield}, got {shield}")
+        poison = game.state.player(name).poison
+        if want_player.poison is not None and poison != want_player.poison:
+            return differ(f"players.{name}.poison: expected {want_player.poison}, got {poison}")
         sources = sorted(game.state.player(name).prevent_next_from)
         if want_player.prevent_next_from is not None and sources != sorted(want_player.prevent_next_from):
             return differ(

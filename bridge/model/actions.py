@@ -192,6 +192,9 @@ class ChooseOrder(Model):
     trigger_targets: dict[str, list[str]] | None = Field(
         None, description="source -> the targets chosen for its triggered abilities"
     )
+    trigger_modes: dict[str, int] | None = Field(
+        None, description="source -> the mode chosen for its modal triggered abilities (CR 603.3c)"
+    )
     as_enters: dict[str, dict[str, str]] | None = Field(
         None, description="object id -> the choices made as it enters the battlefield (copy, color, creature_type)"
     )

@@ -153,7 +153,9 @@ class Quality(_Strict):
     """A quality (CR 702.14a): one or more characteristic values an object must all have."""
 
     color: str | None = None
-    type: str | None = None
+    type: str | list[str] | None = Field(
+        None, description='a card type, or a list of card types it has all of ("artifact creature")'
+    )
     subtype: str | None = None
     supertype: str | None = None
     not_supertype: str | None = None
@@ -203,8 +205,9 @@ class Quality(_Strict):
             )
         if self.color is not None and _const(self.color) not in (*COLORS.values(), "chosen"):
             raise ValueError(f"unknown color {self.color!r}")
-        if self.type is not None and _const(self.type) not in CARD_TYPES:
-            raise ValueError(f"unknown card type {self.type!r}")
+        for one in [self.type] if isinstance(self.type, str) else self.type or []:
+            if _const(one) not in CARD_TYPES:
+                raise ValueError(f"unknown card type {one!r}")
         return self
 
     def parts(self) -> list[str]:
@@ -684,6 +687,10 @@ class ResolveStep(_Strict):
         "position, so logs replay)",
     )
     gain_life: int | Literal["x", "count"] | None = None
+    poison: int | None = Field(None, ge=1, description="the player (`who`) gets N poison counters (CR 104.3d)")
+    add_step: Literal["upkeep", "draw", "end"] | None = Field(
+        None, description="an additional step of this kind directly after this step (CR 500.9)"
+    )
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
     reveal_top: Quality | None = Field(
@@ -700,6 +707,9 @@ class ResolveStep(_Strict):
         "default: the one with the smallest id)",
     )
     attach: str | None = Field(None, description="the source (an Equipment) becomes attached to it (CR 701.3)")
+    tapped_and_attacking: bool = Field(
+        False, description="put_from_hand: the card enters the battlefield tapped and attacking (CR 508.5)"
+    )
     mill: int | Literal["half"] | None = Field(
         None,
         description="the player (`who`) puts the top N cards of his "
@@ -715,6 +725,11 @@ class ResolveStep(_Strict):
         "object on the stack, else the such permanent with the smallest id",
     )
     put_counters: dict[str, int] | None = None
+    add_mana: str | None = Field(
+        None,
+        pattern=r"^(\{[WUBRGC]\})+$",
+        description='the player (`who`) adds this mana to his or her mana pool ("{G}{G}", CR 106.3-106.4)',
+    )
     create_tokens: dict[str, Any] | None = Field(
         None, description="{card: <token card name>, count: N, blocking: target} (CR 110.5, 509.7)"
     )
@@ -761,6 +776,11 @@ class ResolveStep(_Strict):
     )
     prevent_all_combat_damage: bool | None = Field(
         None, description="prevent all combat damage that would be dealt this turn (CR 615)"
+    )
+    block_cost: int | Literal["x"] | None = Field(
+        None,
+        description="this turn, creatures can't block unless their controller pays this much "
+        "generic mana for each blocking creature he or she controls (War Cadence, CR 509.1d)",
     )
     delayed: DelayedTrigger | None = Field(None, description="create a delayed triggered ability (CR 603.7)")
     to: str | None = Field(
@@ -835,6 +855,10 @@ class ResolveStep(_Strict):
         "put_from_hand",
         "cant_cast_spells",
         "reveal_top",
+        "add_mana",
+        "block_cost",
+        "poison",
+        "add_step",
     )
 
     @model_validator(mode="after")
@@ -851,11 +875,14 @@ class ResolveStep(_Strict):
                 getattr(self, v)
                 for v in self._VERBS
                 if isinstance(getattr(self, v), str)
-                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill")
+                and v
+                not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill", "add_mana", "add_step")
             ),
         ):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
+        if self.tapped_and_attacking and self.put_from_hand is None:
+            raise ValueError("tapped_and_attacking goes with put_from_hand")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
         if self.count is not None and self.count.other:
@@ -883,6 +910,8 @@ class ResolveStep(_Strict):
             out.append(f"step_may({key}, {index}).")
         if self.under == "you":
             out.append(f"step_under_you({key}, {index}).")
+        if self.tapped_and_attacking:
+            out.append(f"step_attacking({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
         if self.count is not None:
             out.append(f"step_counts({key}, {index}).")
@@ -894,6 +923,10 @@ class ResolveStep(_Strict):
     def _facts(self, key: str, index: int) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
+        if verb == "add_step":
+            return [f"step_does({key}, {index}, add_step({value}))."]
+        if verb == "block_cost":
+            return [f"step_does({key}, {index}, block_cost({value}))."]
         if verb in ("additional_combat", "prevent_all_combat_damage"):
             return [f"step_does({key}, {index}, {verb})."]
         if verb == "delayed":
@@ -910,6 +943,12 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
+        if verb == "add_mana":
+            symbols = re.findall(r"\{([WUBRGC])\}", value)
+            return [
+                f"step_does({key}, {index}, add_mana({c.lower()}, {symbols.count(c)}, {self.who or 'you'}))."
+                for c in sorted(set(symbols))
+            ]
 
         def amount(v: object) -> str:  # x and count as they are, a number as its digits
             return str(v)
@@ -918,7 +957,7 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.to or 'target'}))."]
         if verb == "deals_its_power":
             return [f"step_does({key}, {index}, deals_its_power({value}, {self.to or 'target'}))."]
-        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random"):
+        if verb in ("draw", "discard", "gain_life", "lose_life", "skip_turns", "discard_at_random", "poison"):
             return [f"step_does({key}, {index}, {verb}({amount(value)}, {self.who or 'you'}))."]
         if verb == "put_counters":
             return [
@@ -969,6 +1008,9 @@ TriggerEvent = Literal[
     "deals_damage_to_an_opponent",
     "you_reveal_this_way",
     "an_opponent_discards",
+    "beginning_of_combat",
+    "beginning_of_precombat_main",
+    "attacks_and_isnt_blocked",
 ]
 TRIGGER_EVENTS: tuple[str, ...] = get_args(TriggerEvent)
 
@@ -981,6 +1023,7 @@ class Condition(_Strict):
     hand_empty: bool | None = Field(None, description="you have no cards in hand")
     no_other_creatures: bool | None = Field(None, description="you control no creatures other than the source")
     untapped: bool | None = Field(None, description="the source is untapped")
+    creatures_at_least: int | None = Field(None, ge=1, description="you control N or more creatures")
 
     @model_validator(mode="after")
     def _one(self) -> Condition:
@@ -988,7 +1031,7 @@ class Condition(_Strict):
         if len(given) != 1:
             raise ValueError(
                 f"a condition says exactly one thing (life_at_least, hand_empty, no_other_creatures, "
-                f"untapped); this one has {given or 'none'}"
+                f"untapped, creatures_at_least); this one has {given or 'none'}"
             )
         return self
 
@@ -997,6 +1040,8 @@ class Condition(_Strict):
             return f"life_at_least({self.life_at_least})"
         if self.untapped:
             return "untapped"
+        if self.creatures_at_least is not None:
+            return f"creatures_at_least({self.creatures_at_least})"
         return "hand_empty" if self.hand_empty else "no_other_creatures"
 
 
@@ -1006,6 +1051,9 @@ class TriggeredAbility(_Strict):
 
     when: TriggerEvent
     each: bool = Field(False, description="the step of every player's turn, not only its controller's")
+    first_each_turn: bool = Field(
+        False, description='"first upkeep each turn": not in a step of that kind an effect added (CR 500.9)'
+    )
     spell: Quality | None = Field(
         None, description="you_cast, a_player_casts, an_opponent_casts: only spells with this quality"
     )
@@ -1026,7 +1074,7 @@ class TriggeredAbility(_Strict):
         "self",
         description="beginning_of_upkeep (and the other steps): "
         "`enchanted` for the turn of the enchanted creature's controller; "
-        "becomes_tapped, deals_damage: the source itself or the permanent "
+        "becomes_tapped, deals_damage, leaves_battlefield: the source itself or the permanent "
         "it enchants",
     )
     if_: Condition | None = Field(
@@ -1039,6 +1087,19 @@ class TriggeredAbility(_Strict):
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: EffectSpec | None = None
+    modes: list[Mode] = Field(
+        default_factory=list,
+        description='a modal triggered ability\'s modes ("choose one —"), one chosen as it is put on '
+        "the stack (CR 603.3c); then the ability has no targets or steps of its own",
+    )
+
+    @model_validator(mode="after")
+    def _modes_alone(self) -> TriggeredAbility:
+        if self.modes and (self.targets or self.resolve or self.effect is not None):
+            raise ValueError("a modal triggered ability has its targets and steps in its modes only")
+        if len(self.modes) == 1:
+            raise ValueError("a modal triggered ability has two or more modes")
+        return self
 
 
 DelayedTrigger.model_rebuild()
@@ -1055,11 +1116,15 @@ def _cost_numbers(value: str | None) -> str | None:
 
 
 class Mode(_Strict):
-    """One mode of a modal spell ("Choose one —", CR 700.2): its targets and what it does."""
+    """One mode of a modal spell or triggered ability ("Choose one —", CR 700.2): its targets
+    and what it does."""
 
     targets: list[TargetSpec] = Field(default_factory=list)
     resolve: list[ResolveStep] = Field(default_factory=list)
     effect: EffectSpec | None = None
+
+
+TriggeredAbility.model_rebuild()
 
 
 class ActivatedAbility(_Strict):
@@ -1341,6 +1406,8 @@ class Card(_Strict):
             out.append(f"trigger_event({key}, {trigger.when}).")
             if trigger.each:
                 out.append(f"trigger_each({key}).")
+            if trigger.first_each_turn:
+                out.append(f"trigger_first_each_turn({key}).")
             if trigger.spell is not None:
                 out += [f"trigger_spell_filter({key}, {part})." for part in trigger.spell.parts()]
                 qualities.update(trigger.spell.all_terms())
@@ -1354,6 +1421,8 @@ class Card(_Strict):
             if trigger.if_ is not None:
                 out.append(f"trigger_if({key}, {trigger.if_.term()}).")
             out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)
+            for n, mode in enumerate(trigger.modes, start=1):
+                out += _spell_facts(f"tm({c}, {k}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")

@@ -83,6 +83,8 @@ def canonical_form(state: GameState) -> dict[str, Json]:
         if "trigger_targets" in player:
             pairs = [(names.ref(k), [names.ref(t) for t in v]) for k, v in player["trigger_targets"].items()]
             player["trigger_targets"] = _sorted_pairs(pairs)
+        if "trigger_modes" in player:
+            player["trigger_modes"] = _sorted_pairs([(names.ref(k), v) for k, v in player["trigger_modes"].items()])
         if "as_enters" in player:
             pairs = [(names.ref(k), {c: names.ref(x) for c, x in v.items()}) for k, v in player["as_enters"].items()]
             player["as_enters"] = _sorted_pairs(pairs)

@@ -51,6 +51,7 @@ class PlayerExpectation(Model):
     abilities: list[Any] | None = None
     max_hand_size: int | Literal["none"] | None = None
     prevention_shield: int | None = None
+    poison: int | None = Field(None, ge=0, description="the player's poison counters (CR 104.3d)")
     prevent_next_from: list[str] | None = Field(
         None, description="the sources whose next damage to the player is prevented (CR 615.8)"
     )

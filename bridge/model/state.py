@@ -228,6 +228,12 @@ class Player(Model):
         "chooses for the abilities of these sources as they go on the "
         "stack, when legal (CR 603.3d, 601.2c); others take the default",
     )
+    trigger_modes: dict[str, int] = Field(
+        default_factory=dict,
+        description="the mode the player chooses for the modal triggered abilities of these "
+        "sources as they go on the stack, when it can be chosen (CR 603.3c); others take the "
+        "default (the first mode that can be chosen)",
+    )
     as_enters: dict[str, dict[str, str]] = Field(
         default_factory=dict,
         description="object id -> the choices the "
@@ -454,6 +460,18 @@ class GameState(Model):
     )
     after_extra_turns: str | None = Field(None, description="during extra turns: whose regular turn comes next")
     combat_damage_prevented: bool = Field(False, description="all combat damage is prevented this turn (Fog, CR 615)")
+    added_steps: list[Step] = Field(
+        default_factory=list,
+        description="steps effects added directly after the current step, the next first (CR 500.9)",
+    )
+    in_added_step: bool = Field(
+        False, description="the current step is one an effect added (CR 500.9), not the turn's own"
+    )
+    block_costs: list[int] = Field(
+        default_factory=list,
+        description="this turn, creatures can't block unless their controller pays N for each "
+        "blocking creature he or she controls: one N for each such effect (War Cadence, CR 509.1d)",
+    )
     cleanup_again: bool = Field(
         False,
         description="state-based actions were performed or abilities triggered in "
