@@ -145,6 +145,8 @@ MESSAGES: dict[str, str] = {
     "no_such_cost": "{0} has no {1} cost",
     "cast_only_after_blockers": "{0} can be cast only during combat after blockers are declared",
     "player_cant_cast": "{0} can't cast spells this turn",
+    "split_second": "{0} has split second: while it is on the stack, no other spell can be cast and no ability "
+    "but a mana ability activated",
     "sacrifice_cost_missing": "{0} has an additional cost: a permanent to sacrifice must be named",
     "sacrifice_cost_illegal": "{1} can't be sacrificed to pay the additional cost of {0}",
     # prevention shields (CR 615.7)

@@ -53,6 +53,7 @@ SIMPLE_ABILITIES = frozenset(
         "trample",
         "banding",
         "flash",
+        "split_second",
         "shroud",
         "wither",
         "unblockable",
