@@ -223,6 +223,11 @@ def _put_counters(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.add(args[0].string, f"counter:{args[1].string}", args[2].number)
 
 
+def _remove_counters(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 120.1: counters removed from a permanent."""
+    out.add(args[0].string, f"counter:{args[1].string}", -args[2].number)
+
+
 def _provoked(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 702.36a: the creature blocks the provoking creature this turn if able."""
     out.must_block.setdefault(args[0].string, []).append(args[1].string)
@@ -397,6 +402,7 @@ RESULTS: dict[str, _Collect] = {
     "regeneration_shield": _regeneration_shield,
     "prevention_shield": _prevention_shield,
     "put_counters": _put_counters,
+    "remove_counters": _remove_counters,
     "provoked": _provoked,
     "prevent_next_from": _prevent_next_from,
     "prevent_all_combat_damage": _prevent_all_combat_damage,

@@ -124,6 +124,7 @@ NUMBER_ABILITIES = frozenset(
         "attack_tax",
         "bushido",
         "rampage",
+        "fading",
     }
 )
 

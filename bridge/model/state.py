@@ -269,7 +269,9 @@ class StackObject(Model):
         "default the source's own card",
     )
     keyword: str | None = Field(
-        None, description="a triggered keyword ability of the source: exalted, bushido(N) (CR 702.80, 702.42)"
+        None,
+        description="a triggered keyword ability of the source: exalted, bushido(N), fading(N) (CR 702.80, "
+        "702.42, 702.29)",
     )
     about: str | None = Field(None, description='the object the trigger event was about ("that creature")')
     about_controller: str | None = Field(
