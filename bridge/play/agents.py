@@ -194,13 +194,15 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         # begin here)
         return Decision(state.active, (Advance(step="upkeep"),))
     player = state.priority_player()
+    if "combat_damage" in pending:
+        # CR 510.1, 115.2c: combat damage comes before anyone would receive priority, and so
+        # before state-based actions are checked (704.3)
+        return _damage_decision(game)
     if not game.log and game.state_based_actions():
         # CR 704.3: a position can begin with state-based actions pending (lethal damage, a
         # player at 0 life); they are performed before anyone acts, as whenever a player
         # would receive priority (a game keeps none pending from then on)
         return Decision(player, (StateBasedActions(),))
-    if "combat_damage" in pending:
-        return _damage_decision(game)
     return Decision(player, functools.partial(_priority_groups, game, player), can_pass=True)
 
 
