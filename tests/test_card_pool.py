@@ -78,6 +78,7 @@ def lacks(card: Card) -> list[str]:
                     "kicker": card.kicker,
                     "buyback": card.buyback,
                     "flashback": card.flashback,
+                    "entwine": card.entwine,
                     "equip": card.equip,
                     "enchant": "enchant" in have,
                     "protection": "protection" in have,

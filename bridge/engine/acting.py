@@ -111,6 +111,7 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         kicked=action.kicked,
         buyback=action.buyback,
         flashback=action.flashback,
+        entwined=action.entwined,
     )
 
 
@@ -264,6 +265,9 @@ def spec_targets(game: Board, item: StackObject) -> list[TargetSpec]:
         card = game.pool.get(item.card)
         if item.mode is not None:
             return list(card.modes[item.mode - 1].targets)
+        if item.entwined and card.modes:
+            # CR 702.39a-b: an entwined spell's targets are those of each of its modes, in order
+            return [t for mode in card.modes for t in mode.targets]
         return list(card.spell_targets())
     card = ability_card(game, item)
     if item.trigger is not None:

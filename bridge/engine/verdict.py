@@ -143,6 +143,7 @@ MESSAGES: dict[str, str] = {
     "missing_mode": "{0} is modal: a mode must be chosen as it is cast",
     "no_such_mode": "{0} has no mode {1}",
     "no_such_cost": "{0} has no {1} cost",
+    "entwined_with_a_mode": "{0} is entwined: all its modes are chosen, so mode {1} can't be chosen alone",
     "cast_only_after_blockers": "{0} can be cast only during combat after blockers are declared",
     "player_cant_cast": "{0} can't cast spells this turn",
     "split_second": "{0} has split second: while it is on the stack, no other spell can be cast and no ability "

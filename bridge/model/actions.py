@@ -123,6 +123,7 @@ class Cast(Model):
     kicked: bool = Field(False, description="pay its kicker cost")
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
+    entwined: bool = Field(False, description="pay its entwine cost: all its modes are chosen (CR 702.39)")
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed as an additional cost")
     pay: Ids | None = None
 

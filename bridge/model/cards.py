@@ -654,7 +654,11 @@ class DelayedTrigger(_Strict):
 class ResolveStep(_Strict):
     """One thing a resolving spell or ability does (CR 608.2c), by one verb."""
 
-    deal_damage: int | Literal["x", "count"] | None = None
+    deal_damage: int | Literal["x", "count", "sacrificed_power"] | None = Field(
+        None,
+        description="an amount: a number, x, count, or sacrificed_power (the power of the creature "
+        "an earlier step of it sacrificed, as it last existed on the battlefield)",
+    )
     deals_its_power: str | None = Field(
         None,
         description="this creature (a reference) deals damage equal to its power to `to` "
@@ -875,7 +879,7 @@ class ResolveStep(_Strict):
     def verb(self) -> str:
         return next(v for v in self._VERBS if getattr(self, v) is not None)
 
-    def facts(self, key: str, index: int) -> list[str]:
+    def facts(self, key: str, index: int | str) -> list[str]:
         out = self._facts(key, index)
         if self.if_kicked:
             out.append(f"step_if_kicked({key}, {index}).")
@@ -893,7 +897,7 @@ class ResolveStep(_Strict):
             out.append(f"step_whose({key}, {index}, {self.whose}).")
         return out
 
-    def _facts(self, key: str, index: int) -> list[str]:
+    def _facts(self, key: str, index: int | str) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
         if verb in ("additional_combat", "prevent_all_combat_damage"):
@@ -1168,6 +1172,11 @@ class Card(_Strict):
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="flashback cost (CR 702.31)")
+    entwine: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+        description="entwine cost of a modal spell (CR 702.39): paid, all its modes are chosen",
+    )
     equip: str | None = Field(
         None,
         pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
@@ -1184,7 +1193,7 @@ class Card(_Strict):
         None, description="a flip card's flipped side (CR 709): its name, types, power, toughness and abilities"
     )
 
-    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip")(_cost_numbers)
+    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip", "entwine")(_cost_numbers)
 
     @model_validator(mode="before")
     @classmethod
@@ -1225,6 +1234,8 @@ class Card(_Strict):
             raise ValueError("a creature needs power and toughness")
         if "planeswalker" in self.types and self.loyalty is None:
             raise ValueError("a planeswalker needs loyalty")
+        if self.entwine is not None and len(self.modes) < 2:
+            raise ValueError("entwine is an ability of modal spells: a card with entwine needs two or more modes")
         return self
 
     @property
@@ -1359,13 +1370,25 @@ class Card(_Strict):
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")
+        if self.entwine is not None:
+            # CR 702.39a-b: the text of the spell with all its modes: each mode's targets after
+            # those of the modes before it, and its instructions (N, I) after theirs
+            offset = 0
+            for n, mode in enumerate(self.modes, start=1):
+                for i, target in enumerate(mode.targets, start=1):
+                    out += target.facts(f"en({c})", offset + i)
+                for i, step in enumerate(mode.resolve, start=1):
+                    out += step.facts(f"en({c})", f"({n}, {i})")
+                offset += len(mode.targets)
+            if any(mode.effect is not None and not mode.effect.is_empty() for mode in self.modes):
+                out.append(f"has_effect(en({c})).")
         if self.cast_only is not None:
             out.append(f"cast_only({c}, {self.cast_only}).")
         if self.sacrifice_cost is not None:
             out.append(f"sacrifice_cost(sp({c}), {self.sacrifice_cost.term()}).")
             qualities.update(self.sacrifice_cost.all_terms())
-        # CR 702.30, 702.24, 702.31: additional and alternative costs
-        for kind in ("kicker", "buyback", "flashback"):
+        # CR 702.30, 702.24, 702.31, 702.39: additional and alternative costs
+        for kind in ("kicker", "buyback", "flashback", "entwine"):
             cost = getattr(self, kind)
             if cost is not None:
                 out += [f"cost_part({kind}({c}), {k}, {n})." for k, n in sorted(mana_symbols(cost).items())]

@@ -300,6 +300,7 @@ class StackObject(Model):
     kicked: bool = Field(False, description="its kicker cost was paid (CR 702.30)")
     buyback: bool = Field(False, description="its buyback cost was paid (CR 702.24)")
     flashback: bool = Field(False, description="cast from a graveyard for its flashback cost (CR 702.31)")
+    entwined: bool = Field(False, description="its entwine cost was paid: all its modes were chosen (CR 702.39)")
     copy_of_card: bool = Field(False, description="a copy of a spell (CR 706.10)")
 
     @model_validator(mode="before")

@@ -327,11 +327,14 @@ def _cast_options(
         # the rules judged it whole
         return _ways_to_pay(game, player, card_id, [Cast(card=card_id, by=player, flashback=flashback)], listed)
     xs = range(MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
-    modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
+    # a mode, or (CR 702.39a) with the entwine cost paid all of them
+    modes: list[tuple[int | None, bool]] = [(n, False) for n in range(1, len(spec.modes) + 1)] or [(None, False)]
+    if spec.entwine:
+        modes.append((None, True))
     kicks = [False, True] if spec.kicker else [False]
     buybacks = [False, True] if spec.buyback else [False]
     out: list[Action] = []
-    for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
+    for x, (mode, entwined), kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
         item = StackObject(
             id=card_id,
             card=spec.name,
@@ -341,6 +344,7 @@ def _cast_options(
             kicked=kicked,
             buyback=buyback,
             flashback=flashback,
+            entwined=entwined,
         )
         for targets in target_choices(game, item, "casting"):
             cast = Cast(
@@ -352,6 +356,7 @@ def _cast_options(
                 kicked=kicked,
                 buyback=buyback,
                 flashback=flashback,
+                entwined=entwined,
             )
             if spec.sacrifice_cost is None:
                 out.append(cast)
@@ -366,7 +371,7 @@ def _cast_options(
 
 def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: Listing) -> list[Action]:
     """CR 601.2g: where the rules say the cost may be paid in ways that leave different mana
-    abilities untapped, each action paid at its least cost (no X, kicker or buyback) is offered
+    abilities untapped, each action paid at its least cost (no X, kicker, buyback or entwine) is offered
     once for each way (``pay``); the others are paid by default."""
     if key not in listed.payment_choices:
         return actions
@@ -379,6 +384,7 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
             not getattr(action, "x", None)
             and not getattr(action, "kicked", False)
             and not getattr(action, "buyback", False)
+            and not getattr(action, "entwined", False)
         )
         out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
