@@ -112,6 +112,7 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         buyback=action.buyback,
         flashback=action.flashback,
         entwined=action.entwined,
+        spliced=[in_zone(game.state, player, x, "cast.splice", "hand") for x in action.splice],
     )
 
 
@@ -264,11 +265,14 @@ def spec_targets(game: Board, item: StackObject) -> list[TargetSpec]:
     if item.card is not None:
         card = game.pool.get(item.card)
         if item.mode is not None:
-            return list(card.modes[item.mode - 1].targets)
-        if item.entwined and card.modes:
+            own = list(card.modes[item.mode - 1].targets)
+        elif item.entwined and card.modes:
             # CR 702.39a-b: an entwined spell's targets are those of each of its modes, in order
-            return [t for mode in card.modes for t in mode.targets]
-        return list(card.spell_targets())
+            own = [t for mode in card.modes for t in mode.targets]
+        else:
+            own = list(card.spell_targets())
+        # CR 702.44d: then the targets of each card spliced onto it
+        return own + [t for ref in item.spliced for t in game.pool.get(ref.card).spell_targets()]
     card = ability_card(game, item)
     if item.trigger is not None:
         return list(card.triggered[item.trigger - 1].targets)

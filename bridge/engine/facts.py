@@ -408,6 +408,10 @@ def stack_object_facts(
         card = cards[item.id or ""]
         used_cards[card.id] = card
         out.append(f"stack_card({o}, {asp_string(card.id)}).")
+        for k, ref in enumerate(item.spliced, start=1):  # CR 702.44a: cards spliced onto it
+            spliced = (pool or CardPool.default()).get(ref.card)
+            used_cards[spliced.id] = spliced
+            out.append(f"stack_splice({o}, {k}, {asp_string(ref.id or '')}, {asp_string(spliced.id)}).")
     else:
         source_card = cards.get(item.source or "")
         if source_card is None:

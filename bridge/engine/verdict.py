@@ -144,6 +144,10 @@ MESSAGES: dict[str, str] = {
     "no_such_mode": "{0} has no mode {1}",
     "no_such_cost": "{0} has no {1} cost",
     "entwined_with_a_mode": "{0} is entwined: all its modes are chosen, so mode {1} can't be chosen alone",
+    "splice_not_in_hand": "{1} can't be spliced onto {0}: a card is spliced from its caster's hand onto another spell",
+    "splice_without_splice": "{1} has no splice ability, so it can't be spliced onto {0}",
+    "splice_wrong_subtype": "{1} splices only onto {2} spells, and {0} is not one",
+    "splice_twice": "{1} is spliced onto {0} once at most",
     "cast_only_after_blockers": "{0} can be cast only during combat after blockers are declared",
     "player_cant_cast": "{0} can't cast spells this turn",
     "split_second": "{0} has split second: while it is on the stack, no other spell can be cast and no ability "

@@ -124,6 +124,11 @@ class Cast(Model):
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
     entwined: bool = Field(False, description="pay its entwine cost: all its modes are chosen (CR 702.39)")
+    splice: Ids = Field(
+        default_factory=list,
+        description="cards in the caster's hand spliced onto it (CR 702.44), in the order their texts follow; "
+        "their targets follow the spell's own in `targets`",
+    )
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed as an additional cost")
     pay: Ids | None = None
 

@@ -1068,6 +1068,16 @@ class Mode(_Strict):
     effect: EffectSpec | None = None
 
 
+class Splice(_Strict):
+    """Splice onto <subtype> <cost> (CR 702.44): revealed from the hand as a spell with the
+    subtype is cast, the card's text is copied onto it for an additional cost."""
+
+    onto: str = Field(description="the subtype of the spells it may be spliced onto (arcane)")
+    cost: str = Field(pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="the splice cost")
+
+    _cost_numbers = field_validator("cost")(_cost_numbers)
+
+
 class ActivatedAbility(_Strict):
     """An activated ability other than a mana ability (CR 602): its cost, timing, targets and
     what it does; a planeswalker's loyalty ability gives ``loyalty`` (CR 606)."""
@@ -1172,6 +1182,7 @@ class Card(_Strict):
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="flashback cost (CR 702.31)")
+    splice: Splice | None = Field(None, description="Splice onto <subtype> <cost> (CR 702.44)")
     entwine: str | None = Field(
         None,
         pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
@@ -1387,6 +1398,10 @@ class Card(_Strict):
         if self.sacrifice_cost is not None:
             out.append(f"sacrifice_cost(sp({c}), {self.sacrifice_cost.term()}).")
             qualities.update(self.sacrifice_cost.all_terms())
+        # CR 702.44a: splice onto a subtype, and its cost
+        if self.splice is not None:
+            out.append(f"card_splice({c}, {_const(self.splice.onto)}).")
+            out += [f"cost_part(splice({c}), {k}, {n})." for k, n in sorted(mana_symbols(self.splice.cost).items())]
         # CR 702.30, 702.24, 702.31, 702.39: additional and alternative costs
         for kind in ("kicker", "buyback", "flashback", "entwine"):
             cost = getattr(self, kind)

@@ -317,7 +317,13 @@ def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: Li
     """Casting any copy of one card in the hand (the rules are asked about the first)."""
     spec = game.pool.get(name)
     actions = _cast_options(game, player, ids[0], spec, listed)
-    return [a.model_copy(update={"card": card_id}) for card_id in ids for a in actions]
+    # a copy is not spliced onto itself (CR 702.44a: another card of the hand)
+    return [
+        a.model_copy(update={"card": card_id})
+        for card_id in ids
+        for a in actions
+        if card_id not in getattr(a, "splice", ())
+    ]
 
 
 def _cast_options(
@@ -333,8 +339,9 @@ def _cast_options(
         modes.append((None, True))
     kicks = [False, True] if spec.kicker else [False]
     buybacks = [False, True] if spec.buyback else [False]
+    splices = _splice_choices(game, player, card_id, spec)
     out: list[Action] = []
-    for x, (mode, entwined), kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
+    for x, (mode, entwined), kicked, buyback, splice in itertools.product(xs, modes, kicks, buybacks, splices):
         item = StackObject(
             id=card_id,
             card=spec.name,
@@ -345,6 +352,7 @@ def _cast_options(
             buyback=buyback,
             flashback=flashback,
             entwined=entwined,
+            spliced=[c for c in game.state.player(player).hand if c.id in splice],
         )
         for targets in target_choices(game, item, "casting"):
             cast = Cast(
@@ -357,6 +365,7 @@ def _cast_options(
                 buyback=buyback,
                 flashback=flashback,
                 entwined=entwined,
+                splice=list(splice),
             )
             if spec.sacrifice_cost is None:
                 out.append(cast)
@@ -367,6 +376,17 @@ def _cast_options(
                 if game.check(with_cost).legal:
                     out.append(with_cost)
     return _ways_to_pay(game, player, card_id, out, listed)
+
+
+def _splice_choices(game: Game, player: str, card_id: str, spec: Card) -> list[tuple[str, ...]]:
+    """CR 702.44a: the other cards in the player's hand with a splice ability, spliced onto a
+    spell with a subtype: none, and each set of them in the order of the hand (the rules judge
+    each as its targets are listed)."""
+    if not spec.subtypes:
+        return [()]
+    hand = [c for c in game.state.player(player).hand if c.id != card_id and game.pool.get(c.card).splice]
+    ids = [c.id or "" for c in hand]
+    return [combo for n in range(len(ids) + 1) for combo in itertools.combinations(ids, n)]
 
 
 def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: Listing) -> list[Action]:
@@ -385,6 +405,7 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
             and not getattr(action, "kicked", False)
             and not getattr(action, "buyback", False)
             and not getattr(action, "entwined", False)
+            and not getattr(action, "splice", None)
         )
         out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
