@@ -79,6 +79,7 @@ def lacks(card: Card) -> list[str]:
                     "buyback": card.buyback,
                     "flashback": card.flashback,
                     "entwine": card.entwine,
+                    "morph": card.morph,
                     "equip": card.equip,
                     "enchant": "enchant" in have,
                     "protection": "protection" in have,

@@ -112,6 +112,7 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         buyback=action.buyback,
         flashback=action.flashback,
         entwined=action.entwined,
+        face_down=action.face_down,
         spliced=[in_zone(game.state, player, x, "cast.splice", "hand") for x in action.splice],
     )
 

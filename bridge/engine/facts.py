@@ -436,7 +436,7 @@ def stack_object_facts(
     out += [f"stack_target({o}, {i}, {asp_string(t)})." for i, t in enumerate(item.targets, start=1)]
     if item.mode is not None:
         out.append(f"stack_mode({o}, {item.mode}).")
-    for flag in ("kicked", "buyback", "flashback", "entwined"):
+    for flag in ("kicked", "buyback", "flashback", "entwined", "face_down"):
         if getattr(item, flag):
             out.append(f"stack_{flag}({o}).")
     if item.copy_of_card:  # CR 706.9: a copy of a spell

@@ -106,6 +106,7 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
         id=item.id,
         card=item.card or "",
         sick=True,
+        face_down=any(s.arguments[0].string == item.id for s in atoms(model, "enters_face_down", 1)),
         attached_to=attached,
         timestamp=next_timestamp(state),
         counters=entering_counters(card, item.x or 0),

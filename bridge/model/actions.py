@@ -124,6 +124,9 @@ class Cast(Model):
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
     entwined: bool = Field(False, description="pay its entwine cost: all its modes are chosen (CR 702.39)")
+    face_down: bool = Field(
+        False, description="cast it face down as a 2/2 creature for {3}, by its morph ability (CR 702.34)"
+    )
     splice: Ids = Field(
         default_factory=list,
         description="cards in the caster's hand spliced onto it (CR 702.44), in the order their texts follow; "

@@ -1183,6 +1183,11 @@ class Card(_Strict):
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="flashback cost (CR 702.31)")
     splice: Splice | None = Field(None, description="Splice onto <subtype> <cost> (CR 702.44)")
+    morph: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+        description="morph cost (CR 702.34): it may be cast face down as a 2/2 creature for {3}",
+    )
     entwine: str | None = Field(
         None,
         pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
@@ -1204,7 +1209,9 @@ class Card(_Strict):
         None, description="a flip card's flipped side (CR 709): its name, types, power, toughness and abilities"
     )
 
-    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip", "entwine")(_cost_numbers)
+    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip", "entwine", "morph")(
+        _cost_numbers
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -1403,7 +1410,7 @@ class Card(_Strict):
             out.append(f"card_splice({c}, {_const(self.splice.onto)}).")
             out += [f"cost_part(splice({c}), {k}, {n})." for k, n in sorted(mana_symbols(self.splice.cost).items())]
         # CR 702.30, 702.24, 702.31, 702.39: additional and alternative costs
-        for kind in ("kicker", "buyback", "flashback", "entwine"):
+        for kind in ("kicker", "buyback", "flashback", "entwine", "morph"):
             cost = getattr(self, kind)
             if cost is not None:
                 out += [f"cost_part({kind}({c}), {k}, {n})." for k, n in sorted(mana_symbols(cost).items())]

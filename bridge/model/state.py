@@ -301,6 +301,7 @@ class StackObject(Model):
     buyback: bool = Field(False, description="its buyback cost was paid (CR 702.24)")
     flashback: bool = Field(False, description="cast from a graveyard for its flashback cost (CR 702.31)")
     entwined: bool = Field(False, description="its entwine cost was paid: all its modes were chosen (CR 702.39)")
+    face_down: bool = Field(False, description="cast face down by its morph ability (CR 702.34, 707)")
     spliced: list[CardRef] = Field(
         default_factory=list,
         description="the cards spliced onto it from its controller's hand (CR 702.44), in order: their texts "

@@ -375,6 +375,11 @@ def _cast_options(
                 with_cost = cast.model_copy(update={"sacrifice": [perm]})
                 if game.check(with_cost).legal:
                     out.append(with_cost)
+    if spec.morph and not flashback:
+        # CR 702.34a: face down for {3}, with nothing else to choose
+        face_down = Cast(card=card_id, by=player, face_down=True)
+        if game.check(face_down).legal:
+            out.append(face_down)
     return _ways_to_pay(game, player, card_id, out, listed)
 
 
@@ -406,6 +411,7 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
             and not getattr(action, "buyback", False)
             and not getattr(action, "entwined", False)
             and not getattr(action, "splice", None)
+            and not getattr(action, "face_down", False)
         )
         out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
