@@ -33,6 +33,7 @@ from bridge.model.actions import (
     PlayLand,
     RemoveFromCombat,
     StateBasedActions,
+    TurnFaceUp,
 )
 from bridge.model.cards import Card, CardPool
 from bridge.model.errors import IllegalActionError, InputError, MtgaspError, RuleModuleError
@@ -69,6 +70,7 @@ __all__ = [
     "RuleModuleError",
     "Scenario",
     "StateBasedActions",
+    "TurnFaceUp",
     "Verdict",
     "Violation",
     "load_scenario",

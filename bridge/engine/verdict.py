@@ -149,6 +149,9 @@ MESSAGES: dict[str, str] = {
     "splice_wrong_subtype": "{1} splices only onto {2} spells, and {0} is not one",
     "splice_twice": "{1} is spliced onto {0} once at most",
     "face_down_without_morph": "{0} has no morph ability, so it can't be cast face down",
+    "not_face_down": "{0} is not face down, so it can't be turned face up",
+    "face_up_not_yours": "{1} doesn't control {0}, so can't turn it face up",
+    "face_up_without_morph": "{0} would have no morph cost face up, so it can't be turned face up this way",
     "cast_only_after_blockers": "{0} can be cast only during combat after blockers are declared",
     "player_cant_cast": "{0} can't cast spells this turn",
     "split_second": "{0} has split second: while it is on the stack, no other spell can be cast and no ability "

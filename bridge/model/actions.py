@@ -110,6 +110,16 @@ class PlayLand(Model):
     by: str | None = None
 
 
+class TurnFaceUp(Model):
+    """CR 702.34d, 114: turn a face-down permanent its player controls face up, paying its
+    morph cost (a special action: no stack; ``pay``: the permanents tapped for mana)."""
+
+    kind: Literal["turn_face_up"] = "turn_face_up"
+    permanent: str = Field(description="the face-down permanent's id")
+    by: str | None = None
+    pay: Ids | None = None
+
+
 class Cast(Model):
     """CR 601.2: cast a spell from the hand: targets, X and how it is paid (``pay``: the
     permanents tapped for mana; by default the mana pool first, then untapped sources)."""
@@ -246,6 +256,7 @@ Action = Annotated[
     | NextStep
     | Pass
     | PlayLand
+    | TurnFaceUp
     | Cast
     | Activate
     | Advance
@@ -271,6 +282,7 @@ _ACTION_MAPPING = (
     "cast",
     "activate",
     "play_land",
+    "turn_face_up",
     "pass",
     "advance",
     "concede",
@@ -292,6 +304,8 @@ def action_from_yaml(value: Any) -> Any:
                 return {"kind": "advance", "step": body}
             if name == "play_land" and isinstance(body, str):
                 return {"kind": "play_land", "card": body}
+            if name == "turn_face_up" and isinstance(body, str):
+                return {"kind": "turn_face_up", "permanent": body}
             if name in ("pass", "concede") and isinstance(body, str):
                 return {"kind": name, "by": body}
             return {"kind": name, **body} if isinstance(body, dict) else {"kind": name}

@@ -40,6 +40,7 @@ from bridge.model.actions import (
     Pass,
     PlayLand,
     StateBasedActions,
+    TurnFaceUp,
 )
 from bridge.model.cards import Card
 from bridge.model.errors import InputError
@@ -298,10 +299,19 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
         numbers = sorted(n for source, n in listed.abilities if source == perm.id)
         for number in numbers:
             groups.append(functools.partial(_activate_options, game, player, perm.id or "", number, listed))
+    if listed.face_up:
+        # CR 702.34d: turning a face-down permanent face up, a special action
+        groups.append(functools.partial(_face_up_options, game, player, sorted(listed.face_up)))
     if listed.mana:
         # CR 605.3a: a player with priority may activate mana abilities, naming the color
         groups.append(functools.partial(_mana_options, listed.mana, player))
     return groups
+
+
+def _face_up_options(game: Game, player: str, ids: list[str]) -> list[Action]:
+    """CR 702.34d: turning each face-down permanent face up whose morph cost can be paid."""
+    actions: list[Action] = [TurnFaceUp(permanent=i, by=player) for i in ids]
+    return [a for a in actions if game.check(a).legal]
 
 
 def _lands(ids: list[str], player: str) -> list[Action]:
