@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         PlayLand,
         RemoveFromCombat,
         StateBasedActions,
+        TurnFaceUp,
     )
     from bridge.model.cards import Card, CardPool
     from bridge.model.errors import IllegalActionError, InputError, MtgaspError, RuleModuleError
@@ -105,6 +106,7 @@ __all__ = [
     "RuleModuleError",
     "Scenario",
     "StateBasedActions",
+    "TurnFaceUp",
     "Verdict",
     "Violation",
     "load_scenario",

@@ -79,6 +79,8 @@ def lacks(card: Card) -> list[str]:
                     "kicker": card.kicker,
                     "buyback": card.buyback,
                     "flashback": card.flashback,
+                    "entwine": card.entwine,
+                    "morph": card.morph,
                     "equip": card.equip,
                     "enchant": "enchant" in have,
                     "protection": "protection" in have,

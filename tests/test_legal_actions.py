@@ -3,8 +3,8 @@
 Positions: random self-play positions from the shipped decks and the positions of the
 scenarios, sampled with fixed seeds.  In each, candidate
 actions are made broadly, with no rule in mind: every card in the player's hand and
-graveyard cast (each X, mode, kicker and buyback, with each combination of targets among all
-objects and players), played as a land, every activated ability of every permanent (with
+graveyard cast (each X, mode, entwine, kicker and buyback, with each combination of targets
+among all objects and players), played as a land, every activated ability of every permanent (with
 each target and each permanent sacrificed), every mana ability of every permanent with each
 color, every legal declaration of attackers or blockers, every choice of targets of a
 triggered ability waiting for them, and the announcements of damage assignment orders and of
@@ -140,13 +140,25 @@ def _candidates(game: Game, decision: Decision) -> list[Action]:
         if "land" in spec.types:
             continue
         xs = range(6) if "{X}" in (spec.mana_cost or "") else [None]
-        modes = list(range(1, len(spec.modes) + 1)) or [None]
+        modes: list[tuple[int | None, bool]] = [(n, False) for n in range(1, len(spec.modes) + 1)] or [(None, False)]
+        if spec.entwine:
+            modes.append((None, True))
         kicks = (False, True) if spec.kicker else (False,)
         buybacks = (False, True) if spec.buyback else (False,)
-        for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
-            item_targets = len(spec.modes[mode - 1].targets) if mode else len(spec.spell_targets())
+        for x, (mode, entwined), kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
+            if entwined:
+                item_targets = sum(len(m.targets) for m in spec.modes)
+            else:
+                item_targets = len(spec.modes[mode - 1].targets) if mode else len(spec.spell_targets())
             cast = Cast(
-                card=card.id or "", by=player, x=x, mode=mode, kicked=kicked, buyback=buyback, flashback=flashback
+                card=card.id or "",
+                by=player,
+                x=x,
+                mode=mode,
+                kicked=kicked,
+                buyback=buyback,
+                flashback=flashback,
+                entwined=entwined,
             )
             if spec.sacrifice_cost is not None:
                 for perm in state.permanents():

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from bridge.cli import main
 from bridge.engine.game import Game
-from bridge.model.actions import Cast, Pass, PlayLand
+from bridge.model.actions import Activate, Cast, Pass, PlayLand, TurnFaceUp
 from bridge.play.agents import FirstLegalAgent, RandomAgent, ScriptedAgent, decisions, play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +28,75 @@ def test_decisions_list_every_legal_target_and_pass() -> None:
     assert isinstance(decision.options[-1], Pass)
     for option in decision.options:
         assert game.check(option).legal
+
+
+def test_split_second_leaves_only_mana_abilities_and_pass() -> None:
+    """CR 702.58a-b: with a spell with split second on the stack, the player with priority is
+    offered no spell and no activated ability, but still the mana abilities and passing; once
+    it has resolved, the spell and the ability are offered again."""
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "step": "main1",
+            "priority": "bob",
+            "stack": [{"card": "Sudden Spoiling", "controller": "alice", "targets": ["alice"]}],
+            "players": [
+                {"name": "alice", "battlefield": ["Grizzly Bears"]},
+                {
+                    "name": "bob",
+                    "hand": ["Giant Growth"],
+                    "battlefield": [
+                        "Forest",
+                        {"id": "elves", "card": "Llanowar Elves"},
+                        {"id": "pyro", "card": "Prodigal Pyromancer"},
+                    ],
+                },
+            ],
+        }
+    )
+    decision = decisions(game)
+    assert decision.player == "bob"
+    assert all(isinstance(o, (Activate, Pass)) for o in decision.options)
+    assert all(o.mana or o.color is not None for o in decision.options if isinstance(o, Activate))
+    assert {o.source for o in decision.options if isinstance(o, Activate)} == {"forest", "elves"}
+    game.push(Pass())
+    game.push(Pass())
+    assert not game.state.stack
+    game.push(Pass())
+    offered = decisions(game).options
+    assert any(isinstance(o, Cast) for o in offered)
+    assert any(isinstance(o, Activate) and o.source == "pyro" for o in offered)
+
+
+def test_morph_offers_casting_face_down_and_turning_face_up() -> None:
+    """CR 702.34a, 702.34d: a card with morph is offered cast face down; a face-down permanent
+    with a morph cost its player can pay is offered turned face up, one he or she can't pay
+    for is not."""
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "lorian_card", "card": "Branchsnap Lorian"}],
+                    "battlefield": [
+                        "Forest",
+                        "Forest",
+                        "Forest",
+                        {"id": "lorian", "card": "Branchsnap Lorian", "face_down": True},
+                        {"id": "demon", "card": "Grinning Demon", "face_down": True},
+                    ],
+                },
+                {"name": "bob"},
+            ],
+        }
+    )
+    options = decisions(game).options
+    assert {o.permanent for o in options if isinstance(o, TurnFaceUp)} == {"lorian"}
+    assert any(isinstance(o, Cast) and o.face_down for o in options)
+    assert all(game.check(o).legal for o in options)
 
 
 def test_a_random_game_replays_to_the_identical_state() -> None:

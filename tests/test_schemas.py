@@ -38,6 +38,7 @@ def test_scenario_schema_describes_actions_and_state() -> None:
         "Cast",
         "Activate",
         "PlayLand",
+        "TurnFaceUp",
         "Advance",
         "Pass",
         "PassBy",

@@ -17,7 +17,7 @@ from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
 from bridge.engine.solver import answer, atoms, kept
 from bridge.engine.verdict import Verdict, Violation
-from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
+from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
 from bridge.model.cards import Card, TargetSpec
 from bridge.model.errors import InputError, UnsupportedCardError
 from bridge.model.state import CardRef, GameState, StackObject, fresh_id
@@ -111,6 +111,9 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         kicked=action.kicked,
         buyback=action.buyback,
         flashback=action.flashback,
+        entwined=action.entwined,
+        face_down=action.face_down,
+        spliced=[in_zone(game.state, player, x, "cast.splice", "hand") for x in action.splice],
     )
 
 
@@ -171,6 +174,23 @@ def check_mana_ability(game: Board, action: Activate) -> tuple[Verdict, frozense
     game._require_permanent_at(action.source, "activate.source")
     color = MANA_LETTERS[action.color] if action.color is not None else "unnamed"
     facts = game.position.facts + f"\nactivating_mana({asp_string(action.source)}, {asp_string(player)}, {color})."
+    model = answer(game.modules(*ACTING), facts).model
+    return game.reader.verdict(model), model
+
+
+# ---------------------------------------------------------------------- turning face up
+def check_turn_face_up(game: Board, action: TurnFaceUp) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 702.34d: may this player turn this face-down permanent face up now, paying its
+    morph cost (the rules judge it and the payment)?"""
+    player = actor(game.state, action.by, "turn_face_up")
+    game._require_permanent_at(action.permanent, "turn_face_up.permanent")
+    for s in action.pay or []:
+        game._require_permanent_at(s, "pay")
+    facts = (
+        game.position.facts
+        + f"\nturning_face_up({asp_string(action.permanent)}, {asp_string(player)})."
+        + "".join(f"\ndeclared_pay({asp_string(s)})." for s in action.pay or [])
+    )
     model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
 
@@ -263,8 +283,14 @@ def spec_targets(game: Board, item: StackObject) -> list[TargetSpec]:
     if item.card is not None:
         card = game.pool.get(item.card)
         if item.mode is not None:
-            return list(card.modes[item.mode - 1].targets)
-        return list(card.spell_targets())
+            own = list(card.modes[item.mode - 1].targets)
+        elif item.entwined and card.modes:
+            # CR 702.39a-b: an entwined spell's targets are those of each of its modes, in order
+            own = [t for mode in card.modes for t in mode.targets]
+        else:
+            own = list(card.spell_targets())
+        # CR 702.44d: then the targets of each card spliced onto it
+        return own + [t for ref in item.spliced for t in game.pool.get(ref.card).spell_targets()]
     card = ability_card(game, item)
     if item.trigger is not None:
         trigger = card.triggered[item.trigger - 1]

@@ -18,7 +18,7 @@ from bridge.engine.solver import atoms
 from bridge.engine.triggers import put_in_order, targeted_events, triggers_on, with_targets_on_stack
 from bridge.engine.turn import end_step, turn_based_action_first
 from bridge.engine.updates import next_timestamp, update_permanent, update_permanents, updated
-from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
+from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
 from bridge.model.errors import InputError
 from bridge.model.state import GameState, Permanent
 
@@ -142,6 +142,17 @@ def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameS
             p = p.model_copy(update={"mana_pool": "".join(left)})
         players.append(p)
     return updated(state, players=players)
+
+
+def after_turn_face_up(game: Board, action: TurnFaceUp, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 702.34d, 114: the morph cost is paid and the permanent turned face up, with no stack
+    (it doesn't enter the battlefield again: nothing triggers on entering); its player keeps
+    priority."""
+    player = actor(game.state, action.by, "turn_face_up")
+    state = pay(game.state, player, model)
+    state = update_permanent(state, action.permanent, {"face_down": False})
+    # CR 115.3c: an action; the players' run of passes starts again
+    return updated(state, priority=player, passed=[])
 
 
 def after_play_land(game: Board, action: PlayLand) -> GameState:

@@ -412,6 +412,10 @@ def stack_object_facts(
         card = cards[item.id or ""]
         used_cards[card.id] = card
         out.append(f"stack_card({o}, {asp_string(card.id)}).")
+        for k, ref in enumerate(item.spliced, start=1):  # CR 702.44a: cards spliced onto it
+            spliced = (pool or CardPool.default()).get(ref.card)
+            used_cards[spliced.id] = spliced
+            out.append(f"stack_splice({o}, {k}, {asp_string(ref.id or '')}, {asp_string(spliced.id)}).")
     else:
         source_card = cards.get(item.source or "")
         if source_card is None:
@@ -436,7 +440,7 @@ def stack_object_facts(
     out += [f"stack_target({o}, {i}, {asp_string(t)})." for i, t in enumerate(item.targets, start=1)]
     if item.mode is not None:
         out.append(f"stack_mode({o}, {item.mode}).")
-    for flag in ("kicked", "buyback", "flashback"):
+    for flag in ("kicked", "buyback", "flashback", "entwined", "face_down"):
         if getattr(item, flag):
             out.append(f"stack_{flag}({o}).")
     if item.copy_of_card:  # CR 706.9: a copy of a spell

@@ -27,9 +27,18 @@ from bridge.engine.acting import (
     check_choose_targets,
     check_pass,
     check_play_land,
+    check_turn_face_up,
 )
 from bridge.engine.board import Board, partial_cards
-from bridge.engine.casting import advance, after_activate, after_cast, after_choose_targets, after_pass, after_play_land
+from bridge.engine.casting import (
+    advance,
+    after_activate,
+    after_cast,
+    after_choose_targets,
+    after_pass,
+    after_play_land,
+    after_turn_face_up,
+)
 from bridge.engine.combat import after_assignment, after_declaration, after_orders, judge_damage, judge_declaration
 from bridge.engine.priority import after_action
 from bridge.engine.sba import perform_state_based_actions
@@ -55,6 +64,7 @@ from bridge.model.actions import (
     PlayLand,
     RemoveFromCombat,
     StateBasedActions,
+    TurnFaceUp,
 )
 from bridge.model.cards import CardPool
 from bridge.model.errors import IllegalActionError, InputError, MtgaspError
@@ -73,7 +83,7 @@ class Game(Board):
         super().__init__(state, pool)
 
     def _check_flow(
-        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp
     ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         key = f"{action.kind}:{action.model_dump_json()}"
         known = self._flow_verdicts.get(key)
@@ -82,7 +92,7 @@ class Game(Board):
         return known
 
     def _judge_flow(
-        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp
     ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         if isinstance(action, ChooseTargets):
             return check_choose_targets(self, action)
@@ -95,6 +105,8 @@ class Game(Board):
             return check_activate(self, action)
         if isinstance(action, PlayLand):
             return check_play_land(self, action)
+        if isinstance(action, TurnFaceUp):
+            return check_turn_face_up(self, action)
         return check_pass(self, action), frozenset()
 
     def push(self, action: Action) -> Verdict:
@@ -106,7 +118,7 @@ class Game(Board):
             verdict, model = judge_damage(self, action)
         elif isinstance(action, (DeclareAttackers, DeclareBlockers)):
             verdict, model = judge_declaration(self, action)
-        elif isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets)):
+        elif isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets, TurnFaceUp)):
             verdict, model = self._check_flow(action)
         else:
             model = frozenset()
@@ -200,6 +212,8 @@ class Game(Board):
             return after_activate(self, action, model)
         if isinstance(action, PlayLand):
             return after_play_land(self, action)
+        if isinstance(action, TurnFaceUp):
+            return after_turn_face_up(self, action, model)
         if isinstance(action, Pass):
             return after_pass(self, action)
         if isinstance(action, ChooseTargets):

@@ -34,7 +34,8 @@ class Listing:
     those with nothing to choose (no target, mode, X, optional or additional cost) that the
     rules judged whole: legal as they are.  ``payment_choices``: those (by card id or
     ``source/number``) whose cost may be paid in ways that leave different mana abilities
-    untapped (:func:`payments`)."""
+    untapped (:func:`payments`).  ``face_up``: the face-down permanents with a morph cost the
+    player could turn face up (CR 702.34d; the cost is judged as it is tried)."""
 
     casts: frozenset[str]
     abilities: frozenset[tuple[str, int]]
@@ -45,6 +46,7 @@ class Listing:
     mana: tuple[tuple[str, str], ...]
     sacrifices: dict[str, tuple[str, ...]]
     creature_mana: frozenset[str] = frozenset()
+    face_up: frozenset[str] = frozenset()
 
 
 def listing(game: Board, player: str) -> Listing:
@@ -137,6 +139,7 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
         mana=mana,
         sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()},
         creature_mana=frozenset(s.arguments[0].string for s in atoms(model, "may_activate_creature_mana", 1)),
+        face_up=frozenset(s.arguments[0].string for s in atoms(model, "may_turn_face_up", 1)),
     )
 
 

@@ -106,6 +106,7 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
         id=item.id,
         card=item.card or "",
         sick=True,
+        face_down=any(s.arguments[0].string == item.id for s in atoms(model, "enters_face_down", 1)),
         attached_to=attached,
         timestamp=next_timestamp(state),
         counters=entering_counters(card, item.x or 0),
@@ -152,6 +153,7 @@ class _Outcome:
     extra_turns: list[str] = field(default_factory=list)
     extra_combats: int = 0
     effects: list[str] = field(default_factory=list)
+    spliced_effects: dict[str, list[str]] = field(default_factory=dict)  # spliced card -> objects
     pumps: list[tuple[str, int, int]] = field(default_factory=list)
     returned: list[tuple[str, str]] = field(default_factory=list)
     under: dict[str, str] = field(default_factory=dict)
@@ -226,6 +228,11 @@ def _prevention_shield(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _put_counters(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 120.1: counters put on a permanent."""
     out.add(args[0].string, f"counter:{args[1].string}", args[2].number)
+
+
+def _remove_counters(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 120.1: counters removed from a permanent."""
+    out.add(args[0].string, f"counter:{args[1].string}", -args[2].number)
 
 
 def _provoked(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -333,6 +340,12 @@ def _effect(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.effects.append(symbol_text(args[1]))
 
 
+def _spliced_effect(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 702.44c, 611.2: the continuous effect of a card spliced onto the spell applies to the
+    object."""
+    out.spliced_effects.setdefault(args[1].string, []).append(symbol_text(args[2]))
+
+
 def _pump(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 702.20a, 702.22a, 702.42a, 702.80a: +N/+N (or -1/-1) until end of turn."""
     out.pumps.append((args[0].string, args[1].number, args[2].number))
@@ -432,6 +445,7 @@ RESULTS: dict[str, _Collect] = {
     "regeneration_shield": _regeneration_shield,
     "prevention_shield": _prevention_shield,
     "put_counters": _put_counters,
+    "remove_counters": _remove_counters,
     "provoked": _provoked,
     "prevent_next_from": _prevent_next_from,
     "prevent_all_combat_damage": _prevent_all_combat_damage,
@@ -453,6 +467,7 @@ RESULTS: dict[str, _Collect] = {
     "extra_turn": _extra_turn,
     "additional_combat": _additional_combat,
     "effect": _effect,
+    "spliced_effect": _spliced_effect,
     "pump": _pump,
     "return_card": _return_card,
     "returned_under": _returned_under,
@@ -576,6 +591,8 @@ def _effects_now(game: Board, state: GameState, top: StackObject, out: _Outcome)
     keyword abilities' +N/+N until end of turn."""
     coming = _returning(out)
     state = _add_effect(game, state, top, [e for e in out.effects if e not in coming])
+    for card, targets in sorted(out.spliced_effects.items()):
+        state = _add_effect(game, state, top, targets, game.pool.get(card).effect)
     for target, power, toughness in out.pumps:
         words = f"{top.keyword}: {power:+d}/{toughness:+d} until end of turn"
         effect = Effect(
@@ -804,12 +821,15 @@ _PHASES: tuple[_Phase, ...] = (
 )
 
 
-def _add_effect(game: Board, state: GameState, top: StackObject, targets: list[str]) -> GameState:
-    """CR 611.2: the resolving object's continuous effect on these objects."""
+def _add_effect(
+    game: Board, state: GameState, top: StackObject, targets: list[str], spliced: EffectSpec | None = None
+) -> GameState:
+    """CR 611.2: the resolving object's continuous effect on these objects (``spliced``: the
+    effect of a card spliced onto it, CR 702.44c: the spell is its source)."""
     if not targets:
         return state
     source = top.card if top.card is not None else top.source
-    spec = _own_effect(game, top)
+    spec = spliced if spliced is not None else _own_effect(game, top)
     fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
     effect = Effect.model_validate(
         {

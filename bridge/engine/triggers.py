@@ -7,6 +7,7 @@ order with their controllers' choices of targets (603.3b, 603.3d).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 import clingo
 
@@ -22,7 +23,17 @@ from bridge.model.state import GameState, StackObject, fresh_id
 # ---------------------------------------------------------------------- triggered abilities
 # the words of the facts that could make an ability trigger (or a permanent enter tapped):
 # without them the question needs no grounding (a word inside a longer one only asks it)
-_MAY_TRIGGER = ("triggered(", "exalted", "bushido", "flanking", "rampage", "provoke", "enter_tapped", "enters_tapped")
+_MAY_TRIGGER = (
+    "triggered(",
+    "exalted",
+    "bushido",
+    "flanking",
+    "rampage",
+    "provoke",
+    "fading(",
+    "enter_tapped",
+    "enters_tapped",
+)
 
 
 def _may_trigger(facts: str) -> bool:
@@ -33,7 +44,7 @@ def _may_trigger(facts: str) -> bool:
 # answer them, and other abilities that act on them: with none of them on the battlefield
 # the question needs no grounding.  Events not listed are always asked about.
 _EVENT_TRIGGERS = {
-    "step_begins(upkeep)": (", beginning_of_upkeep).",),
+    "step_begins(upkeep)": (", beginning_of_upkeep).", "fading("),
     "step_begins(draw)": (", beginning_of_draw_step).",),
     "step_begins(end)": (", beginning_of_end_step).",),
     "step_begins(beginning_of_combat)": (", beginning_of_combat).",),
@@ -50,8 +61,18 @@ _EVENT_TRIGGERS = {
         ", another_enters_battlefield).",
         "enters_tapped",
         "permanents_enter_tapped",
+        "fading(",
     ),
 }
+
+
+@dataclass(frozen=True)
+class Entering:
+    """How the permanents that enter do so, as the rules show (CR 614.1c): the ids of those
+    that enter tapped, and the counters each enters with, by kind."""
+
+    tapped: frozenset[str] = frozenset()
+    counters: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def _could_trigger(live: str, events: list[str]) -> bool:
@@ -64,17 +85,17 @@ def _could_trigger(live: str, events: list[str]) -> bool:
     return any(mark in live for mark in marks)
 
 
-def collect_triggers(pool: CardPool | None, state: GameState, events: list[str]) -> tuple[list[StackObject], set[str]]:
+def collect_triggers(pool: CardPool | None, state: GameState, events: list[str]) -> tuple[list[StackObject], Entering]:
     """CR 603.2: the abilities that trigger on these events, asked on ``state`` (for a
     permanent leaving the battlefield, the position before it left, 603.6c), without ids yet;
-    and the permanents that enter tapped (614.1c)."""
+    and how the permanents that enter do so: tapped, with counters (614.1c)."""
     if not events:
-        return [], set()
+        return [], Entering()
     game = Board(state, pool)
     if not _may_trigger(game.position.live):  # only permanents have triggered abilities
-        return [], set()
+        return [], Entering()
     if not _could_trigger(game.position.live, events):
-        return [], set()
+        return [], Entering()
     facts = game.position.facts + "\n" + "\n".join(f"event({e})." for e in events)
     model = Session(game.modules("stack/objects", "stack/triggers"), facts).solve().model
 
@@ -129,7 +150,11 @@ def collect_triggers(pool: CardPool | None, state: GameState, events: list[str])
                 controller=s.arguments[3].string,
             )
         )
-    return items, {s.arguments[0].string for s in atoms(model, "enters_tapped", 1)}
+    counters: dict[str, dict[str, int]] = {}
+    for s in atoms(model, "enters_with_counters", 3):
+        kinds = counters.setdefault(s.arguments[0].string, {})
+        kinds[s.arguments[1].string] = kinds.get(s.arguments[1].string, 0) + s.arguments[2].number
+    return items, Entering(frozenset(s.arguments[0].string for s in atoms(model, "enters_tapped", 1)), counters)
 
 
 def _about(event: clingo.Symbol, source: str) -> str | None:
@@ -154,10 +179,16 @@ def _about(event: clingo.Symbol, source: str) -> str | None:
 
 def triggers_on(pool: CardPool | None, before: GameState, after: GameState, events: list[str]) -> GameState:
     """The abilities that trigger on events, asked on ``before`` (look-back, 603.6c, 603.10),
-    waiting on ``after``; the permanents that enter tapped, tapped on ``after``."""
-    items, tapped = collect_triggers(pool, before, events)
-    if tapped:  # CR 614.1c
-        after = update_permanents(after, {t: {"tapped": True} for t in tapped})
+    waiting on ``after``; the permanents that enter tapped or with counters, so on ``after``."""
+    items, entering = collect_triggers(pool, before, events)
+    changes: dict[str, dict[str, object]] = {t: {"tapped": True} for t in entering.tapped}
+    for oid, kinds in entering.counters.items():  # CR 614.1c
+        counters = dict(after.permanent(oid).counters)
+        for kind, n in kinds.items():
+            counters[kind] = counters.get(kind, 0) + n
+        changes.setdefault(oid, {})["counters"] = counters
+    if changes:  # CR 614.1c
+        after = update_permanents(after, changes)
     if not items:
         return after
     taken = after.used_ids()

@@ -266,7 +266,7 @@ def read_explanations(path: Path, known: Collection[str]) -> tuple[dict[str, str
 _KEYWORD_HEADING = re.compile(r"(?m)^[+*]?\s*(702\.\d+)\.?\s+-\s+([A-Za-z][A-Za-z '-]*?)\s*$")
 # keywords of card files named otherwise in 702, and the keyword costs of a card file
 _KEYWORD_GROUP = {"bands_with_other": "banding"}
-_COST_KEYWORDS = ("kicker", "buyback", "flashback", "equip")
+_COST_KEYWORDS = ("kicker", "buyback", "flashback", "equip", "entwine", "splice", "morph")
 
 
 def keyword_headings(text: str) -> dict[str, str]:

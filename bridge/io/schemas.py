@@ -163,11 +163,12 @@ def scenario_schema() -> dict[str, Any]:
             "description": "perform state-based actions until none apply (CR 704.3)",
         }
     )
-    # actions written as {name: {fields}} (CR 601, 602, 305, 115)
+    # actions written as {name: {fields}} (CR 601, 602, 305, 115, 702.34d)
     for name, shorthand in (
         ("Cast", None),
         ("Activate", None),
         ("PlayLand", "card"),
+        ("TurnFaceUp", "permanent"),
         ("Advance", "step"),
         ("ChooseOrder", None),
         ("ChooseTargets", None),

@@ -110,6 +110,16 @@ class PlayLand(Model):
     by: str | None = None
 
 
+class TurnFaceUp(Model):
+    """CR 702.34d, 114: turn a face-down permanent its player controls face up, paying its
+    morph cost (a special action: no stack; ``pay``: the permanents tapped for mana)."""
+
+    kind: Literal["turn_face_up"] = "turn_face_up"
+    permanent: str = Field(description="the face-down permanent's id")
+    by: str | None = None
+    pay: Ids | None = None
+
+
 class Cast(Model):
     """CR 601.2: cast a spell from the hand: targets, X and how it is paid (``pay``: the
     permanents tapped for mana; by default the mana pool first, then untapped sources)."""
@@ -123,6 +133,15 @@ class Cast(Model):
     kicked: bool = Field(False, description="pay its kicker cost")
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
+    entwined: bool = Field(False, description="pay its entwine cost: all its modes are chosen (CR 702.39)")
+    face_down: bool = Field(
+        False, description="cast it face down as a 2/2 creature for {3}, by its morph ability (CR 702.34)"
+    )
+    splice: Ids = Field(
+        default_factory=list,
+        description="cards in the caster's hand spliced onto it (CR 702.44), in the order their texts follow; "
+        "their targets follow the spell's own in `targets`",
+    )
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed as an additional cost")
     pay: Ids | None = None
 
@@ -240,6 +259,7 @@ Action = Annotated[
     | NextStep
     | Pass
     | PlayLand
+    | TurnFaceUp
     | Cast
     | Activate
     | Advance
@@ -265,6 +285,7 @@ _ACTION_MAPPING = (
     "cast",
     "activate",
     "play_land",
+    "turn_face_up",
     "pass",
     "advance",
     "concede",
@@ -286,6 +307,8 @@ def action_from_yaml(value: Any) -> Any:
                 return {"kind": "advance", "step": body}
             if name == "play_land" and isinstance(body, str):
                 return {"kind": "play_land", "card": body}
+            if name == "turn_face_up" and isinstance(body, str):
+                return {"kind": "turn_face_up", "permanent": body}
             if name in ("pass", "concede") and isinstance(body, str):
                 return {"kind": name, "by": body}
             return {"kind": name, **body} if isinstance(body, dict) else {"kind": name}

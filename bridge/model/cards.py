@@ -53,6 +53,7 @@ SIMPLE_ABILITIES = frozenset(
         "trample",
         "banding",
         "flash",
+        "split_second",
         "shroud",
         "wither",
         "unblockable",
@@ -123,6 +124,7 @@ NUMBER_ABILITIES = frozenset(
         "attack_tax",
         "bushido",
         "rampage",
+        "fading",
     }
 )
 
@@ -655,7 +657,11 @@ class DelayedTrigger(_Strict):
 class ResolveStep(_Strict):
     """One thing a resolving spell or ability does (CR 608.2c), by one verb."""
 
-    deal_damage: int | Literal["x", "count"] | None = None
+    deal_damage: int | Literal["x", "count", "sacrificed_power"] | None = Field(
+        None,
+        description="an amount: a number, x, count, or sacrificed_power (the power of the creature "
+        "an earlier step of it sacrificed, as it last existed on the battlefield)",
+    )
     deals_its_power: str | None = Field(
         None,
         description="this creature (a reference) deals damage equal to its power to `to` "
@@ -900,7 +906,7 @@ class ResolveStep(_Strict):
     def verb(self) -> str:
         return next(v for v in self._VERBS if getattr(self, v) is not None)
 
-    def facts(self, key: str, index: int) -> list[str]:
+    def facts(self, key: str, index: int | str) -> list[str]:
         out = self._facts(key, index)
         if self.if_kicked:
             out.append(f"step_if_kicked({key}, {index}).")
@@ -920,7 +926,7 @@ class ResolveStep(_Strict):
             out.append(f"step_whose({key}, {index}, {self.whose}).")
         return out
 
-    def _facts(self, key: str, index: int) -> list[str]:
+    def _facts(self, key: str, index: int | str) -> list[str]:
         verb = self.verb
         value = getattr(self, verb)
         if verb == "add_step":
@@ -1127,6 +1133,16 @@ class Mode(_Strict):
 TriggeredAbility.model_rebuild()
 
 
+class Splice(_Strict):
+    """Splice onto <subtype> <cost> (CR 702.44): revealed from the hand as a spell with the
+    subtype is cast, the card's text is copied onto it for an additional cost."""
+
+    onto: str = Field(description="the subtype of the spells it may be spliced onto (arcane)")
+    cost: str = Field(pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="the splice cost")
+
+    _cost_numbers = field_validator("cost")(_cost_numbers)
+
+
 class ActivatedAbility(_Strict):
     """An activated ability other than a mana ability (CR 602): its cost, timing, targets and
     what it does; a planeswalker's loyalty ability gives ``loyalty`` (CR 606)."""
@@ -1231,6 +1247,17 @@ class Card(_Strict):
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
     flashback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="flashback cost (CR 702.31)")
+    splice: Splice | None = Field(None, description="Splice onto <subtype> <cost> (CR 702.44)")
+    morph: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+        description="morph cost (CR 702.34): it may be cast face down as a 2/2 creature for {3}",
+    )
+    entwine: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
+        description="entwine cost of a modal spell (CR 702.39): paid, all its modes are chosen",
+    )
     equip: str | None = Field(
         None,
         pattern=r"^(\{[0-9WUBRGXCS/]+\})*$",
@@ -1247,7 +1274,9 @@ class Card(_Strict):
         None, description="a flip card's flipped side (CR 709): its name, types, power, toughness and abilities"
     )
 
-    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip")(_cost_numbers)
+    _cost_numbers = field_validator("mana_cost", "kicker", "buyback", "flashback", "equip", "entwine", "morph")(
+        _cost_numbers
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -1288,6 +1317,8 @@ class Card(_Strict):
             raise ValueError("a creature needs power and toughness")
         if "planeswalker" in self.types and self.loyalty is None:
             raise ValueError("a planeswalker needs loyalty")
+        if self.entwine is not None and len(self.modes) < 2:
+            raise ValueError("entwine is an ability of modal spells: a card with entwine needs two or more modes")
         return self
 
     @property
@@ -1426,13 +1457,29 @@ class Card(_Strict):
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")
+        if self.entwine is not None:
+            # CR 702.39a-b: the text of the spell with all its modes: each mode's targets after
+            # those of the modes before it, and its instructions (N, I) after theirs
+            offset = 0
+            for n, mode in enumerate(self.modes, start=1):
+                for i, target in enumerate(mode.targets, start=1):
+                    out += target.facts(f"en({c})", offset + i)
+                for i, step in enumerate(mode.resolve, start=1):
+                    out += step.facts(f"en({c})", f"({n}, {i})")
+                offset += len(mode.targets)
+            if any(mode.effect is not None and not mode.effect.is_empty() for mode in self.modes):
+                out.append(f"has_effect(en({c})).")
         if self.cast_only is not None:
             out.append(f"cast_only({c}, {self.cast_only}).")
         if self.sacrifice_cost is not None:
             out.append(f"sacrifice_cost(sp({c}), {self.sacrifice_cost.term()}).")
             qualities.update(self.sacrifice_cost.all_terms())
-        # CR 702.30, 702.24, 702.31: additional and alternative costs
-        for kind in ("kicker", "buyback", "flashback"):
+        # CR 702.44a: splice onto a subtype, and its cost
+        if self.splice is not None:
+            out.append(f"card_splice({c}, {_const(self.splice.onto)}).")
+            out += [f"cost_part(splice({c}), {k}, {n})." for k, n in sorted(mana_symbols(self.splice.cost).items())]
+        # CR 702.30, 702.24, 702.31, 702.39: additional and alternative costs
+        for kind in ("kicker", "buyback", "flashback", "entwine", "morph"):
             cost = getattr(self, kind)
             if cost is not None:
                 out += [f"cost_part({kind}({c}), {k}, {n})." for k, n in sorted(mana_symbols(cost).items())]

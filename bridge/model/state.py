@@ -275,7 +275,9 @@ class StackObject(Model):
         "default the source's own card",
     )
     keyword: str | None = Field(
-        None, description="a triggered keyword ability of the source: exalted, bushido(N) (CR 702.80, 702.42)"
+        None,
+        description="a triggered keyword ability of the source: exalted, bushido(N), fading(N) (CR 702.80, "
+        "702.42, 702.29)",
     )
     about: str | None = Field(None, description='the object the trigger event was about ("that creature")')
     about_controller: str | None = Field(
@@ -304,6 +306,13 @@ class StackObject(Model):
     kicked: bool = Field(False, description="its kicker cost was paid (CR 702.30)")
     buyback: bool = Field(False, description="its buyback cost was paid (CR 702.24)")
     flashback: bool = Field(False, description="cast from a graveyard for its flashback cost (CR 702.31)")
+    entwined: bool = Field(False, description="its entwine cost was paid: all its modes were chosen (CR 702.39)")
+    face_down: bool = Field(False, description="cast face down by its morph ability (CR 702.34, 707)")
+    spliced: list[CardRef] = Field(
+        default_factory=list,
+        description="the cards spliced onto it from its controller's hand (CR 702.44), in order: their texts "
+        "follow its own",
+    )
     copy_of_card: bool = Field(False, description="a copy of a spell (CR 706.10)")
 
     @model_validator(mode="before")

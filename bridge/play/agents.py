@@ -40,6 +40,7 @@ from bridge.model.actions import (
     Pass,
     PlayLand,
     StateBasedActions,
+    TurnFaceUp,
 )
 from bridge.model.cards import Card
 from bridge.model.errors import InputError
@@ -194,13 +195,15 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         # begin here)
         return Decision(state.active, (Advance(step="upkeep"),))
     player = state.priority_player()
+    if "combat_damage" in pending:
+        # CR 510.1, 115.2c: combat damage comes before anyone would receive priority, and so
+        # before state-based actions are checked (704.3)
+        return _damage_decision(game)
     if not game.log and game.state_based_actions():
         # CR 704.3: a position can begin with state-based actions pending (lethal damage, a
         # player at 0 life); they are performed before anyone acts, as whenever a player
         # would receive priority (a game keeps none pending from then on)
         return Decision(player, (StateBasedActions(),))
-    if "combat_damage" in pending:
-        return _damage_decision(game)
     return Decision(player, functools.partial(_priority_groups, game, player), can_pass=True)
 
 
@@ -296,10 +299,19 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
         numbers = sorted(n for source, n in listed.abilities if source == perm.id)
         for number in numbers:
             groups.append(functools.partial(_activate_options, game, player, perm.id or "", number, listed))
+    if listed.face_up:
+        # CR 702.34d: turning a face-down permanent face up, a special action
+        groups.append(functools.partial(_face_up_options, game, player, sorted(listed.face_up)))
     if listed.mana:
         # CR 605.3a: a player with priority may activate mana abilities, naming the color
         groups.append(functools.partial(_mana_options, listed.mana, player))
     return groups
+
+
+def _face_up_options(game: Game, player: str, ids: list[str]) -> list[Action]:
+    """CR 702.34d: turning each face-down permanent face up whose morph cost can be paid."""
+    actions: list[Action] = [TurnFaceUp(permanent=i, by=player) for i in ids]
+    return [a for a in actions if game.check(a).legal]
 
 
 def _lands(ids: list[str], player: str) -> list[Action]:
@@ -315,7 +327,13 @@ def _hand_options(game: Game, player: str, name: str, ids: list[str], listed: Li
     """Casting any copy of one card in the hand (the rules are asked about the first)."""
     spec = game.pool.get(name)
     actions = _cast_options(game, player, ids[0], spec, listed)
-    return [a.model_copy(update={"card": card_id}) for card_id in ids for a in actions]
+    # a copy is not spliced onto itself (CR 702.44a: another card of the hand)
+    return [
+        a.model_copy(update={"card": card_id})
+        for card_id in ids
+        for a in actions
+        if card_id not in getattr(a, "splice", ())
+    ]
 
 
 def _cast_options(
@@ -325,11 +343,15 @@ def _cast_options(
         # the rules judged it whole
         return _ways_to_pay(game, player, card_id, [Cast(card=card_id, by=player, flashback=flashback)], listed)
     xs = range(MAX_X + 1) if "{X}" in (spec.mana_cost or "") else [None]
-    modes: list[int | None] = list(range(1, len(spec.modes) + 1)) or [None]
+    # a mode, or (CR 702.39a) with the entwine cost paid all of them
+    modes: list[tuple[int | None, bool]] = [(n, False) for n in range(1, len(spec.modes) + 1)] or [(None, False)]
+    if spec.entwine:
+        modes.append((None, True))
     kicks = [False, True] if spec.kicker else [False]
     buybacks = [False, True] if spec.buyback else [False]
+    splices = _splice_choices(game, player, card_id, spec)
     out: list[Action] = []
-    for x, mode, kicked, buyback in itertools.product(xs, modes, kicks, buybacks):
+    for x, (mode, entwined), kicked, buyback, splice in itertools.product(xs, modes, kicks, buybacks, splices):
         item = StackObject(
             id=card_id,
             card=spec.name,
@@ -339,6 +361,8 @@ def _cast_options(
             kicked=kicked,
             buyback=buyback,
             flashback=flashback,
+            entwined=entwined,
+            spliced=[c for c in game.state.player(player).hand if c.id in splice],
         )
         for targets in target_choices(game, item, "casting"):
             cast = Cast(
@@ -350,6 +374,8 @@ def _cast_options(
                 kicked=kicked,
                 buyback=buyback,
                 flashback=flashback,
+                entwined=entwined,
+                splice=list(splice),
             )
             if spec.sacrifice_cost is None:
                 out.append(cast)
@@ -359,12 +385,28 @@ def _cast_options(
                 with_cost = cast.model_copy(update={"sacrifice": [perm]})
                 if game.check(with_cost).legal:
                     out.append(with_cost)
+    if spec.morph and not flashback:
+        # CR 702.34a: face down for {3}, with nothing else to choose
+        face_down = Cast(card=card_id, by=player, face_down=True)
+        if game.check(face_down).legal:
+            out.append(face_down)
     return _ways_to_pay(game, player, card_id, out, listed)
+
+
+def _splice_choices(game: Game, player: str, card_id: str, spec: Card) -> list[tuple[str, ...]]:
+    """CR 702.44a: the other cards in the player's hand with a splice ability, spliced onto a
+    spell with a subtype: none, and each set of them in the order of the hand (the rules judge
+    each as its targets are listed)."""
+    if not spec.subtypes:
+        return [()]
+    hand = [c for c in game.state.player(player).hand if c.id != card_id and game.pool.get(c.card).splice]
+    ids = [c.id or "" for c in hand]
+    return [combo for n in range(len(ids) + 1) for combo in itertools.combinations(ids, n)]
 
 
 def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: Listing) -> list[Action]:
     """CR 601.2g: where the rules say the cost may be paid in ways that leave different mana
-    abilities untapped, each action paid at its least cost (no X, kicker or buyback) is offered
+    abilities untapped, each action paid at its least cost (no X, kicker, buyback or entwine) is offered
     once for each way (``pay``); the others are paid by default."""
     if key not in listed.payment_choices:
         return actions
@@ -377,6 +419,9 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
             not getattr(action, "x", None)
             and not getattr(action, "kicked", False)
             and not getattr(action, "buyback", False)
+            and not getattr(action, "entwined", False)
+            and not getattr(action, "splice", None)
+            and not getattr(action, "face_down", False)
         )
         out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
     return out
