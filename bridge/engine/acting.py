@@ -77,7 +77,7 @@ def judge(
     game: Board, item: StackObject, marker: str, pay: list[str] | None, extra: Iterable[str] = ()
 ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     for s in pay or []:
-        game._require_permanent_at(s, "pay")
+        game._require_object(s, "pay")  # a card in a zone too: the rules judge it (605.5b)
     facts = acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
     model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model

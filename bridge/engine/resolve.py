@@ -139,6 +139,7 @@ class _Outcome:
     next_from: list[tuple[str, str]] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
+    mana: dict[str, str] = field(default_factory=dict)  # player -> mana added to the pool
     discards: dict[str, int] = field(default_factory=dict)
     random_discards: dict[str, int] = field(default_factory=dict)
     chosen_discards: list[str] = field(default_factory=list)
@@ -251,6 +252,12 @@ def _prevent_all_damage_to(out: _Outcome, args: Sequence[clingo.Symbol]) -> None
 def _draw(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 119.2: the player draws N cards."""
     out.tally(out.draws, args[0].string, args[1].number)
+
+
+def _add_mana(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 605.5b, 106.4: N mana of a color goes into the player's pool."""
+    player = args[0].string
+    out.mana[player] = out.mana.get(player, "") + ("{" + args[1].name.upper() + "}") * args[2].number
 
 
 def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -404,6 +411,7 @@ RESULTS: dict[str, _Collect] = {
     "prevent_all_damage_to": _prevent_all_damage_to,
     "draw": _draw,
     "gain_life": _gain_life,
+    "add_mana": _add_mana,
     "lose_life": _lose_life,
     "discard": _discard,
     "discard_at_random": _discard_at_random,
@@ -462,7 +470,8 @@ def _damage(game: Board, state: GameState, top: StackObject, out: _Outcome) -> G
 def _status(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """What it changes of permanents and players: tapped, untapped, attached, frozen (701.3,
     701.15, 502.2), shields (701.11a, 615.7), counters (120.1), a creature that must block
-    (702.36a); and the rules for the rest of the turn (615, 101.2)."""
+    (702.36a); mana added to pools (106.4); and the rules for the rest of the turn (615,
+    101.2)."""
     changes = {oid: dict(c) for oid, c in out.changes.items()}
     for oid, added in out.added.items():
         if oid in out.players:
@@ -489,6 +498,8 @@ def _status(game: Board, state: GameState, top: StackObject, out: _Outcome) -> G
             updates.setdefault(p.name, {})["cant_cast_spells"] = True
         if p.name in out.damage_prevented:
             updates.setdefault(p.name, {})["damage_prevented"] = True
+        if p.name in out.mana:
+            updates.setdefault(p.name, {})["mana_pool"] = p.mana_pool + out.mana[p.name]
     if updates:
         state = updated(
             state, players=[p.model_copy(update=updates[p.name]) if p.name in updates else p for p in state.players]

@@ -684,6 +684,12 @@ class ResolveStep(_Strict):
         "position, so logs replay)",
     )
     gain_life: int | Literal["x", "count"] | None = None
+    add_mana: str | None = Field(
+        None,
+        pattern=r"^(\{[WUBRGC]\})+$",
+        description='the player (`who`) adds this mana to his or her mana pool ("{B}{B}{B}"): '
+        "as the spell or ability resolves, never as a mana ability (CR 605.5)",
+    )
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
     reveal_top: Quality | None = Field(
@@ -766,7 +772,7 @@ class ResolveStep(_Strict):
     to: str | None = Field(
         None, description="deal_damage, deals_its_power, prevent_next: to whom; put_counters: on what (a reference)"
     )
-    who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
+    who: str | None = Field(None, description="draw, discard, gain_life, lose_life, add_mana: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
     unless_kicked: bool = Field(
@@ -835,6 +841,7 @@ class ResolveStep(_Strict):
         "put_from_hand",
         "cant_cast_spells",
         "reveal_top",
+        "add_mana",
     )
 
     @model_validator(mode="after")
@@ -851,7 +858,7 @@ class ResolveStep(_Strict):
                 getattr(self, v)
                 for v in self._VERBS
                 if isinstance(getattr(self, v), str)
-                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill")
+                and v not in ("deal_damage", "draw", "gain_life", "lose_life", "prevent_next", "mill", "add_mana")
             ),
         ):
             if isinstance(ref, str) and ref not in REFERENCES and ref != "x":
@@ -910,6 +917,12 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
+        if verb == "add_mana":
+            symbols = re.findall(r"\{(\w)\}", value)
+            return [
+                f"step_does({key}, {index}, add_mana({color.lower()}, {symbols.count(color)}, {self.who or 'you'}))."
+                for color in sorted(set(symbols))
+            ]
 
         def amount(v: object) -> str:  # x and count as they are, a number as its digits
             return str(v)
