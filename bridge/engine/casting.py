@@ -111,6 +111,8 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
     activator's pool at once."""
     player = actor(game.state, action.by, "activate")
     added = "".join("{" + s.arguments[1].name.upper() + "}" for s in atoms(model, "adds_mana", 2))
+    # CR 605.4a: the triggered mana abilities it triggered add their mana at once, without the stack
+    added += "".join("{" + s.arguments[3].name.upper() + "}" for s in atoms(model, "triggered_mana", 4))
     state = update_permanent(game.state, action.source, {"tapped": True})
     players = [
         p.model_copy(update={"mana_pool": p.mana_pool + added}) if p.name == player else p for p in state.players
@@ -120,8 +122,10 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
 
 
 def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:
-    """CR 601.2g, 605.3a: tap the sources the payment names and take the mana from the pool."""
+    """CR 601.2g, 605.3a: tap the sources the payment names and take the mana from the pool
+    (605.4a: with the mana the lands tapped made triggered mana abilities add at once)."""
     tapped = {s.arguments[0].string for s in atoms(model, "tap_for_mana", 2)}
+    extra = "".join("{" + s.arguments[3].name.upper() + "}" for s in sorted(atoms(model, "triggered_mana", 4)))
     used = {
         s.arguments[1].name.upper(): s.arguments[2].number
         for s in model
@@ -130,8 +134,9 @@ def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameS
     state = update_permanents(state, {t: {"tapped": True} for t in tapped})
     players = []
     for p in state.players:
-        if p.name == player and used:
-            symbols = [p.mana_pool[i : i + 3] for i in range(0, len(p.mana_pool), 3)]
+        if p.name == player and (used or extra):
+            pool = p.mana_pool + extra
+            symbols = [pool[i : i + 3] for i in range(0, len(pool), 3)]
             left = []
             for symbol in symbols:
                 color = symbol[1]

@@ -35,6 +35,7 @@ def _may_trigger(facts: str) -> bool:
 _EVENT_TRIGGERS = {
     "step_begins(upkeep)": (", beginning_of_upkeep).",),
     "step_begins(draw)": (", beginning_of_draw_step).",),
+    "step_begins(main1)": (", beginning_of_precombat_main).",),
     "step_begins(end)": (", beginning_of_end_step).",),
     "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),

@@ -686,9 +686,10 @@ class ResolveStep(_Strict):
     gain_life: int | Literal["x", "count"] | None = None
     add_mana: str | None = Field(
         None,
-        pattern=r"^(\{[WUBRGC]\})+$",
+        pattern=r"^((\{[WUBRGC]\})+|produced)$",
         description='the player (`who`) adds this mana to his or her mana pool ("{B}{B}{B}"): '
-        "as the spell or ability resolves, never as a mana ability (CR 605.5)",
+        "as the spell or ability resolves, never as a mana ability (CR 605.5); `produced`: "
+        "one mana of the type the land tapped for mana made (a triggered mana ability, CR 605.1b)",
     )
     lose_life: int | Literal["x", "count"] | None = None
     prevent_next: int | Literal["x"] | None = None
@@ -917,6 +918,8 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
+        if verb == "add_mana" and value == "produced":
+            return [f"step_does({key}, {index}, add_mana(produced, 1, {self.who or 'you'}))."]
         if verb == "add_mana":
             symbols = re.findall(r"\{(\w)\}", value)
             return [
@@ -982,6 +985,8 @@ TriggerEvent = Literal[
     "deals_damage_to_an_opponent",
     "you_reveal_this_way",
     "an_opponent_discards",
+    "a_player_taps_a_land_for_mana",
+    "beginning_of_precombat_main",
 ]
 TRIGGER_EVENTS: tuple[str, ...] = get_args(TriggerEvent)
 
