@@ -101,11 +101,18 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         )
     for t in action.targets:
         game._require_object(t, "cast.targets")
+    divide = action.divide
+    amount = spec.divided_amount()
+    if divide is None and amount is not None and action.targets:
+        # the player's choice by default: as even as possible, the first targets getting more
+        share, more = divmod(amount, len(action.targets))
+        divide = [share + (1 if i < more else 0) for i in range(len(action.targets))]
     return StackObject(
         id=card.id,
         card=card.card,
         controller=player,
         targets=list(action.targets),
+        divide=divide,
         x=action.x,
         mode=action.mode,
         kicked=action.kicked,

@@ -439,4 +439,5 @@ def stack_object_facts(
         out.append(f"stack_copy({o}).")
     if item.x is not None:
         out.append(f"stack_x({o}, {item.x}).")
+    out += [f"stack_divide({o}, {i}, {n})." for i, n in enumerate(item.divide or [], start=1)]
     return out

@@ -125,6 +125,11 @@ class Cast(Model):
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed as an additional cost")
     pay: Ids | None = None
+    divide: list[int] | None = Field(
+        None,
+        description="the division of a spell's amount among its targets, one share for each target in "
+        "their order (CR 601.2d); by default as even as possible, the first targets getting more",
+    )
 
 
 class Activate(Model):

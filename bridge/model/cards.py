@@ -546,6 +546,7 @@ REFERENCES = (
     "that_player",
     "each_attacking_creature",
     "each_creature_target_controls",
+    "each_target",
 )
 
 
@@ -775,6 +776,11 @@ class ResolveStep(_Strict):
     )
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life, add_mana: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
+    divided: bool = Field(
+        False,
+        description='deal_damage to each_target: the amount is "divided as you choose" among the '
+        "targets, announced as the spell is cast (CR 601.2d)",
+    )
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
     unless_kicked: bool = Field(
         False,
@@ -866,6 +872,8 @@ class ResolveStep(_Strict):
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
+        if self.divided and (self.deal_damage is None or self.to != "each_target"):
+            raise ValueError("divided: only deal_damage to each_target is divided among the targets")
         if self.count is not None and self.count.other:
             raise ValueError("a step's count has a quality and a controller; `other` is not in its vocabulary")
         if self.create_tokens is not None:
@@ -889,6 +897,8 @@ class ResolveStep(_Strict):
             out.append(f"step_unless_kicked({key}, {index}).")
         if self.may:
             out.append(f"step_may({key}, {index}).")
+        if self.divided:
+            out.append(f"step_divided({key}, {index}).")
         if self.under == "you":
             out.append(f"step_under_you({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
@@ -1276,6 +1286,13 @@ class Card(_Strict):
             if mana and "land" in self.types:
                 extra.append(Ability(keyword="mana", mana=mana))
         return [*self.abilities, *extra]
+
+    def divided_amount(self) -> int | None:
+        """The amount a spell divides among its targets as it is cast (CR 601.2d), if any."""
+        for step in self.resolve:
+            if step.divided and isinstance(step.deal_damage, int):
+                return step.deal_damage
+        return None
 
     def spell_targets(self) -> list[TargetSpec]:
         """The targets of the card as a spell; an Aura spell targets what its enchant ability

@@ -294,6 +294,9 @@ class StackObject(Model):
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
+    divide: list[int] | None = Field(
+        None, description="the division announced of its amount among its targets, in their order (CR 601.2d)"
+    )
     mode: int | None = Field(None, ge=1, description="the mode chosen (CR 601.2b, 700.2)")
     kicked: bool = Field(False, description="its kicker cost was paid (CR 702.30)")
     buyback: bool = Field(False, description="its buyback cost was paid (CR 702.24)")
