@@ -130,6 +130,7 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     if player.prevention_shield:
         lines.append(f"prevention_shield({p}, {player.prevention_shield}).")
     lines += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
+    lines += _shield_qualities(p, player.prevent_next_from, player.prevent_next_from_quality)
     if player.cant_cast_spells:
         lines.append(f"cant_cast_spells({p}).")
     if player.skip_turns:
@@ -241,6 +242,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             if perm.prevention_shield:
                 out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
             out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
+            out += _shield_qualities(o, perm.prevent_next_from, perm.prevent_next_from_quality)
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")
@@ -440,4 +442,15 @@ def stack_object_facts(
     if item.x is not None:
         out.append(f"stack_x({o}, {item.x}).")
     out += [f"stack_divide({o}, {i}, {n})." for i, n in enumerate(item.divide or [], start=1)]
+    return out
+
+
+def _shield_qualities(holder: str, sources: list[str], qualities: dict[str, str]) -> list[str]:
+    """CR 609.7b: the quality a source chosen for a shield must still have as it would deal the
+    damage (a quality the rules look at: mentioned)."""
+    out = []
+    for s in sources:
+        if s in qualities:
+            q = qualities[s]
+            out += [f"prevent_next_from_quality({holder}, {asp_string(s)}, {q}).", f"mentioned_quality({q})."]
     return out

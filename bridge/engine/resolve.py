@@ -136,7 +136,7 @@ class _Outcome:
     combat_damage_prevented: bool = False
     cant_cast: set[str] = field(default_factory=set)
     damage_prevented: set[str] = field(default_factory=set)
-    next_from: list[tuple[str, str]] = field(default_factory=list)
+    next_from: list[tuple[str, str, str]] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
     mana: dict[str, str] = field(default_factory=dict)  # player -> mana added to the pool
@@ -231,7 +231,7 @@ def _provoked(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 
 def _prevent_next_from(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 615.8: the next time the chosen source would deal damage to it, that is prevented."""
-    out.next_from.append((args[0].string, args[1].string))
+    out.next_from.append((args[0].string, args[1].string, str(args[2])))
 
 
 def _prevent_all_combat_damage(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -515,13 +515,19 @@ def _regeneration(game: Board, state: GameState, top: StackObject, out: _Outcome
 
 
 def _prevent_next(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
-    """CR 615.8: a prevention effect for the next time the chosen source would deal damage."""
-    for target, source in out.next_from:
+    """CR 615.8: a prevention effect for the next time the chosen source would deal damage,
+    with the quality the source was chosen for (checked again as it would deal it, 609.7b)."""
+    for target, source, quality in out.next_from:
         if target in out.players:
             state = updated(
                 state,
                 players=[
-                    p.model_copy(update={"prevent_next_from": [*p.prevent_next_from, source]})
+                    p.model_copy(
+                        update={
+                            "prevent_next_from": [*p.prevent_next_from, source],
+                            "prevent_next_from_quality": {**p.prevent_next_from_quality, source: quality},
+                        }
+                    )
                     if p.name == target
                     else p
                     for p in state.players
@@ -529,7 +535,15 @@ def _prevent_next(game: Board, state: GameState, top: StackObject, out: _Outcome
             )
         else:
             perm = state.permanent(target)
-            state = update_permanents(state, {target: {"prevent_next_from": [*perm.prevent_next_from, source]}})
+            state = update_permanents(
+                state,
+                {
+                    target: {
+                        "prevent_next_from": [*perm.prevent_next_from, source],
+                        "prevent_next_from_quality": {**perm.prevent_next_from_quality, source: quality},
+                    }
+                },
+            )
     return state
 
 

@@ -212,6 +212,7 @@ _THIS_TURN_ENDED: dict[str, object] = {
     "regeneration_shields": 0,
     "must_block": [],
     "prevent_next_from": [],
+    "prevent_next_from_quality": {},
     "cant_cast_spells": False,
     "damage_prevented": False,
 }

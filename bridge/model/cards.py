@@ -123,6 +123,7 @@ NUMBER_ABILITIES = frozenset(
         "attack_tax",
         "bushido",
         "rampage",
+        "cant_be_countered_if_x_at_least",
     }
 )
 
@@ -776,6 +777,11 @@ class ResolveStep(_Strict):
     )
     who: str | None = Field(None, description="draw, discard, gain_life, lose_life, add_mana: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
+    cant_be_prevented_if_x_at_least: int | None = Field(
+        None,
+        ge=0,
+        description='deal_damage: "the damage can\'t be prevented" when X is at least this (0: always; CR 615.11)',
+    )
     divided: bool = Field(
         False,
         description='deal_damage to each_target: the amount is "divided as you choose" among the '
@@ -899,6 +905,8 @@ class ResolveStep(_Strict):
             out.append(f"step_may({key}, {index}).")
         if self.divided:
             out.append(f"step_divided({key}, {index}).")
+        if self.cant_be_prevented_if_x_at_least is not None:
+            out.append(f"step_cant_be_prevented({key}, {index}, {self.cant_be_prevented_if_x_at_least}).")
         if self.under == "you":
             out.append(f"step_under_you({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]

@@ -71,12 +71,20 @@ def canonical_form(state: GameState) -> dict[str, Json]:
     for player in data["players"]:
         for perm in player.get("battlefield", []):
             _rename_fields(perm, _PERMANENT_REFS, _PERMANENT_REF_LISTS, names)
+            if "prevent_next_from_quality" in perm:
+                perm["prevent_next_from_quality"] = _sorted_pairs(
+                    [(names.ref(k), v) for k, v in perm["prevent_next_from_quality"].items()]
+                )
             if "chosen" in perm:
                 perm["chosen"] = {k: names.ref(v) for k, v in sorted(perm["chosen"].items())}
             if "timestamp" in perm:
                 perm["timestamp"] = ranks[perm["timestamp"]]
     for player in data["players"]:
         _rename_fields(player, (), _PLAYER_REF_LISTS, names)
+        if "prevent_next_from_quality" in player:
+            player["prevent_next_from_quality"] = _sorted_pairs(
+                [(names.ref(k), v) for k, v in player["prevent_next_from_quality"].items()]
+            )
         if "source_choices" in player:
             pairs = [(names.ref(k), names.ref(v)) for k, v in player["source_choices"].items()]
             player["source_choices"] = _sorted_pairs(pairs)

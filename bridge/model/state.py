@@ -138,6 +138,11 @@ class Permanent(Model):
         description="the next time each of these sources "
         "would deal damage to it this turn, that damage is prevented (CR 615.8)",
     )
+    prevent_next_from_quality: dict[str, str] = Field(
+        default_factory=dict,
+        description='for a source of prevent_next_from chosen for a quality ("a red source"), the quality '
+        "(a rules term, color(red)) it must still have as it would deal the damage (CR 609.7b)",
+    )
     struck_first: bool = Field(
         False, description="had first strike or double strike as the first combat damage step began (CR 510.5)"
     )
@@ -192,6 +197,11 @@ class Player(Model):
         description="the next time each of these sources "
         "would deal damage to the player this turn, that damage is prevented "
         "(CR 615.8)",
+    )
+    prevent_next_from_quality: dict[str, str] = Field(
+        default_factory=dict,
+        description='for a source of prevent_next_from chosen for a quality ("a red source"), the quality '
+        "(a rules term, color(red)) it must still have as it would deal the damage (CR 609.7b)",
     )
     cant_cast_spells: bool = Field(False, description="the player can't cast spells this turn (Silence; CR 101.2)")
     source_choices: dict[str, str] = Field(
