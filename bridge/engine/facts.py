@@ -316,6 +316,12 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     location=location,
                 )
             spec = source_card.effect
+            if spec.modify_pt is not None and "x" in spec.modify_pt:
+                raise InputError(
+                    f"{source_card.name}'s effect has an X, fixed as it resolved (CR 611.2d): "
+                    "give modify_pt as numbers",
+                    location=location,
+                )
         stamp = effect_stamps[k - 1]
         duration = effect.duration or spec.duration or "end_of_turn"
         out += [f"resolved_effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_duration({e}, {duration})."]

@@ -149,6 +149,7 @@ class _Outcome:
     extra_turns: list[str] = field(default_factory=list)
     extra_combats: int = 0
     effects: list[str] = field(default_factory=list)
+    effect_x: int = 0  # CR 611.2d: the X of its continuous effect, fixed as it resolves
     pumps: list[tuple[str, int, int]] = field(default_factory=list)
     returned: list[tuple[str, str]] = field(default_factory=list)
     under: dict[str, str] = field(default_factory=dict)
@@ -315,6 +316,11 @@ def _effect(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.effects.append(symbol_text(args[1]))
 
 
+def _effect_x(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 611.2d: the value of X in its continuous effect, determined once as it resolves."""
+    out.effect_x = args[1].number
+
+
 def _pump(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 702.20a, 702.22a, 702.42a, 702.80a: +N/+N (or -1/-1) until end of turn."""
     out.pumps.append((args[0].string, args[1].number, args[2].number))
@@ -422,6 +428,7 @@ RESULTS: dict[str, _Collect] = {
     "extra_turn": _extra_turn,
     "additional_combat": _additional_combat,
     "effect": _effect,
+    "effect_x": _effect_x,
     "pump": _pump,
     "return_card": _return_card,
     "returned_under": _returned_under,
@@ -557,7 +564,7 @@ def _effects_now(game: Board, state: GameState, top: StackObject, out: _Outcome)
     to the battlefield begins once the card is there, 608.2c: Rise from the Grave); the
     keyword abilities' +N/+N until end of turn."""
     coming = _returning(out)
-    state = _add_effect(game, state, top, [e for e in out.effects if e not in coming])
+    state = _add_effect(game, state, top, [e for e in out.effects if e not in coming], out.effect_x)
     for target, power, toughness in out.pumps:
         words = f"{top.keyword}: {power:+d}/{toughness:+d} until end of turn"
         effect = Effect(
@@ -672,7 +679,7 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
             ],
         )
     arrived = {p.id for p in state.permanents()} & _returning(out)
-    return _add_effect(game, state, top, [e for e in out.effects if e in arrived])
+    return _add_effect(game, state, top, [e for e in out.effects if e in arrived], out.effect_x)
 
 
 def _new_tokens(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
@@ -769,13 +776,20 @@ _PHASES: tuple[_Phase, ...] = (
 )
 
 
-def _add_effect(game: Board, state: GameState, top: StackObject, targets: list[str]) -> GameState:
-    """CR 611.2: the resolving object's continuous effect on these objects."""
+def _add_effect(game: Board, state: GameState, top: StackObject, targets: list[str], x: int = 0) -> GameState:
+    """CR 611.2: the resolving object's continuous effect on these objects (611.2d: with the
+    X the rules fixed as it resolved)."""
     if not targets:
         return state
     source = top.card if top.card is not None else top.source
     spec = _own_effect(game, top)
+    if spec is None and top.card is not None:
+        card_effect = game.pool.get(top.card).effect
+        if card_effect is not None and card_effect.modify_pt is not None and "x" in card_effect.modify_pt:
+            spec = card_effect
     fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
+    if spec is not None and spec.modify_pt is not None:
+        fields["modify_pt"] = tuple(x if v == "x" else v for v in spec.modify_pt)
     effect = Effect.model_validate(
         {
             **fields,

@@ -432,7 +432,11 @@ class _EffectParts(_Strict):
     set_pt_to_mana_value: bool = Field(
         False, description="power and toughness each become the object's converted mana cost (layer 7b)"
     )
-    modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
+    modify_pt: tuple[int | Literal["x"], int | Literal["x"]] | None = Field(
+        None,
+        description="+N/+M (layer 7c); `x` in an instant's or sorcery's effect: its X, or the count its "
+        "`effect` step makes, fixed as it resolves (CR 611.2d)",
+    )
     for_each: Affects | None = Field(
         None,
         description='modify_pt for each permanent matching this ("+1/+1 for '

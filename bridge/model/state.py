@@ -367,6 +367,8 @@ class Effect(EffectSpec):
 
 
 def _effect_origin(effect: Effect) -> Effect:
+    if effect.modify_pt is not None and "x" in effect.modify_pt:
+        raise ValueError("an effect that resolved has its X fixed (CR 611.2d): give modify_pt as numbers")
     if effect.source is None and effect.text is None:
         raise ValueError("an effect needs a source (a card or an object) or a text")
     if effect.source is None and effect.is_empty():
