@@ -146,6 +146,8 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     for zone in ("hand", "graveyard", "exile"):
         for obj in getattr(player, zone):
             lines.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
+            if zone == "exile" and obj.exiled_with is not None:
+                lines.append(f"exiled_with({asp_string(obj.id)}, {asp_string(obj.exiled_with)}).")
     # CR 401: the library, top first (for searching)
     for pos, obj in enumerate(player.library, start=1):
         assert obj.id is not None

@@ -152,6 +152,8 @@ class _Outcome:
     effect_x: int = 0  # CR 611.2d: the X of its continuous effect, fixed as it resolves
     pumps: list[tuple[str, int, int]] = field(default_factory=list)
     returned: list[tuple[str, str]] = field(default_factory=list)
+    exiled_with: dict[str, str] = field(default_factory=dict)  # card exiled -> the object that exiled it
+    from_exile: list[str] = field(default_factory=list)
     under: dict[str, str] = field(default_factory=dict)
     from_hand: list[str] = field(default_factory=list)
     from_library: list[str] = field(default_factory=list)
@@ -331,6 +333,16 @@ def _return_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.returned.append((args[0].string, args[1].name))
 
 
+def _exiled_with(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 607.2a: the card exiled remembers the object whose linked ability exiled it."""
+    out.exiled_with[args[0].string] = args[1].string
+
+
+def _from_exile(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 607.2a, 400.6: a card in exile returns to the battlefield under its owner's control."""
+    out.from_exile.append(args[0].string)
+
+
 def _returned_under(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 110.2: the returned card enters under this player's control."""
     out.under[args[0].string] = args[1].string
@@ -432,6 +444,8 @@ RESULTS: dict[str, _Collect] = {
     "pump": _pump,
     "return_card": _return_card,
     "returned_under": _returned_under,
+    "exiled_with": _exiled_with,
+    "return_from_exile": _from_exile,
     "from_hand": _from_hand,
     "from_library": _from_library,
     "to_bottom": _to_bottom,
@@ -652,7 +666,22 @@ def _turns(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Ga
 def _leave_battlefield(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """CR 400.6: the permanents it destroys, exiles, returns or sacrifices leave the
     battlefield, at once (replacement effects on the way, leaving abilities triggering)."""
-    return move_permanents(state, out.moves, game.pool) if out.moves else state
+    state = move_permanents(state, out.moves, game.pool) if out.moves else state
+    if out.exiled_with:
+        # CR 607.2a: the cards now in exile remember the object whose linked ability exiled them
+        players = [
+            p.model_copy(
+                update={
+                    "exile": [
+                        c.model_copy(update={"exiled_with": out.exiled_with[c.id]}) if c.id in out.exiled_with else c
+                        for c in p.exile
+                    ]
+                }
+            )
+            for p in state.players
+        ]
+        state = updated(state, players=players)
+    return state
 
 
 def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
@@ -664,6 +693,8 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
         state = return_from_graveyard(game, state, card_id, where, out.under.get(card_id), candidates)
     for card_id in out.from_hand:
         state = card_to(game, state, card_id, "hand", "battlefield", candidates=candidates)
+    for card_id in out.from_exile:
+        state = card_to(game, state, card_id, "exile", "battlefield", candidates=candidates)
     for card_id in out.from_library:
         state = card_to(game, state, card_id, "library", "battlefield", candidates=candidates)
     for card_id in out.to_bottom:

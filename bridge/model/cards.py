@@ -552,6 +552,7 @@ REFERENCES = (
     "each_attacking_creature",
     "each_creature_target_controls",
     "each_target",
+    "exiled_with_this",
 )
 
 
@@ -567,6 +568,7 @@ class TargetSpec(_Strict):
     blocking: bool | None = None
     attacking_or_blocking: bool | None = Field(None, description='"target attacking or blocking creature"')
     tapped: bool | None = Field(None, description='"target tapped creature"')
+    other: bool | None = Field(None, description='"another target ...": not the source of the ability')
     up_to: bool = Field(False, description='"up to N targets": this target may be left out (only the last ones)')
     same_word: bool = Field(
         False,
@@ -596,12 +598,22 @@ class TargetSpec(_Strict):
                     "blocking",
                     "attacking_or_blocking",
                     "tapped",
+                    "other",
                     "up_to",
                     "same_word",
                 }
             )
         ):
-            flags = ("controller", "attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word")
+            flags = (
+                "controller",
+                "attacking",
+                "blocking",
+                "attacking_or_blocking",
+                "tapped",
+                "other",
+                "up_to",
+                "same_word",
+            )
             rest = {k: v for k, v in value.items() if k not in (*flags, "spell", "kind")}
             out = {k: v for k, v in value.items() if k in flags}
             if value.get("spell"):
@@ -617,7 +629,7 @@ class TargetSpec(_Strict):
             out += [f"card_target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"card_target_controller({key}, {index}, {self.controller}).")
-        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word"):
+        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "other", "up_to", "same_word"):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out

@@ -94,6 +94,10 @@ def canonical_form(state: GameState) -> dict[str, Json]:
         if "as_enters" in player:
             pairs = [(names.ref(k), {c: names.ref(x) for c, x in v.items()}) for k, v in player["as_enters"].items()]
             player["as_enters"] = _sorted_pairs(pairs)
+    for player in data["players"]:
+        for obj in player.get("exile", []):
+            if "exiled_with" in obj:
+                obj["exiled_with"] = names.ref(obj["exiled_with"])
     for field in _WAITING:
         for item in data.get(field, []):
             _rename_fields(item, _STACK_REFS, ("targets",), names)

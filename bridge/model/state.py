@@ -78,6 +78,11 @@ class CardRef(Model):
     copy_of_card: bool = Field(
         False, description="a copy of a card, which ceases to exist outside the stack and the battlefield (CR 704.5e)"
     )
+    exiled_with: str | None = Field(
+        None,
+        description="in exile: the object whose ability exiled it, when another ability of that object "
+        'refers to the cards "exiled with" it (linked abilities, CR 607.2a)',
+    )
 
     @model_validator(mode="before")
     @classmethod
