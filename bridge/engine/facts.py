@@ -131,6 +131,7 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
         lines.append(f"prevention_shield({p}, {player.prevention_shield}).")
     lines += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
     lines += _shield_qualities(p, player.prevent_next_from, player.prevent_next_from_quality)
+    lines += [f"prevent_next_gains({p}, {asp_string(s)})." for s in player.prevent_next_from_gains]
     if player.cant_cast_spells:
         lines.append(f"cant_cast_spells({p}).")
     if player.skip_turns:
@@ -245,6 +246,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                 out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
             out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
             out += _shield_qualities(o, perm.prevent_next_from, perm.prevent_next_from_quality)
+            out += [f"prevent_next_gains({o}, {asp_string(s)})." for s in perm.prevent_next_from_gains]
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")

@@ -137,6 +137,7 @@ class _Outcome:
     cant_cast: set[str] = field(default_factory=set)
     damage_prevented: set[str] = field(default_factory=set)
     next_from: list[tuple[str, str, str]] = field(default_factory=list)
+    next_from_gains: list[tuple[str, str]] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
     mana: dict[str, str] = field(default_factory=dict)  # player -> mana added to the pool
@@ -235,6 +236,11 @@ def _provoked(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _prevent_next_from(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 615.8: the next time the chosen source would deal damage to it, that is prevented."""
     out.next_from.append((args[0].string, args[1].string, str(args[2])))
+
+
+def _prevent_next_gains(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 615.5: that prevention also gains the player life equal to the damage it prevents."""
+    out.next_from_gains.append((args[0].string, args[1].string))
 
 
 def _prevent_all_combat_damage(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -424,6 +430,7 @@ RESULTS: dict[str, _Collect] = {
     "put_counters": _put_counters,
     "provoked": _provoked,
     "prevent_next_from": _prevent_next_from,
+    "prevent_next_gains": _prevent_next_gains,
     "prevent_all_combat_damage": _prevent_all_combat_damage,
     "cant_cast_spells": _cant_cast_spells,
     "prevent_all_damage_to": _prevent_all_damage_to,
@@ -564,6 +571,22 @@ def _prevent_next(game: Board, state: GameState, top: StackObject, out: _Outcome
                         "prevent_next_from_quality": {**perm.prevent_next_from_quality, source: quality},
                     }
                 },
+            )
+    for target, source in out.next_from_gains:  # CR 615.5: the prevention's additional effect
+        if target in out.players:
+            state = updated(
+                state,
+                players=[
+                    p.model_copy(update={"prevent_next_from_gains": [*p.prevent_next_from_gains, source]})
+                    if p.name == target
+                    else p
+                    for p in state.players
+                ],
+            )
+        else:
+            perm = state.permanent(target)
+            state = update_permanents(
+                state, {target: {"prevent_next_from_gains": [*perm.prevent_next_from_gains, source]}}
             )
     return state
 

@@ -228,17 +228,25 @@ def damage_events(model: frozenset[clingo.Symbol], players: frozenset[str] | set
 
 def lifelink_events(model: frozenset[clingo.Symbol], replaced: set[str]) -> list[str]:
     """CR 702.13a, 118.4: life gained through lifelink, one event for each source, with the
-    amount (614.6: none when the gain was replaced)."""
+    amount, and life gained for damage prevented (615.5) (614.6: none when the gain was
+    replaced)."""
     dealt: dict[str, int] = {}
     for s in model:
         if s.match("damage_event", 3):
             dealt[s.arguments[0].string] = dealt.get(s.arguments[0].string, 0) + s.arguments[2].number
-    return sorted(
+    lifelink = [
         f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, "
         f"{dealt.get(s.arguments[1].string, 0)})"
         for s in model
         if s.match("life_gained_from", 2) and s.arguments[0].string not in replaced
-    )
+    ]
+    # CR 615.5: life gained for damage prevented, one event for each prevention
+    prevented = [
+        f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, {s.arguments[2].number})"
+        for s in model
+        if s.match("prevention_gain", 3) and s.arguments[0].string not in replaced
+    ]
+    return sorted(lifelink + prevented)
 
 
 def put_triggers_on_stack(game: Board, state: GameState) -> GameState:

@@ -213,6 +213,7 @@ _THIS_TURN_ENDED: dict[str, object] = {
     "must_block": [],
     "prevent_next_from": [],
     "prevent_next_from_quality": {},
+    "prevent_next_from_gains": [],
     "cant_cast_spells": False,
     "damage_prevented": False,
 }

@@ -60,6 +60,7 @@ _PLAIN_PERMANENT_FIELDS = frozenset(
         "frozen",
         "prevent_next_from",
         "prevent_next_from_quality",
+        "prevent_next_from_gains",
     }
 )
 

@@ -798,6 +798,11 @@ class ResolveStep(_Strict):
         ge=0,
         description='deal_damage: "the damage can\'t be prevented" when X is at least this (0: always; CR 615.11)',
     )
+    gain_prevented: bool = Field(
+        False,
+        description='prevent_next_from: "you gain life equal to the damage prevented this way", right after the '
+        "prevention (CR 615.5)",
+    )
     divided: bool = Field(
         False,
         description='deal_damage to each_target: the amount is "divided as you choose" among the '
@@ -921,6 +926,8 @@ class ResolveStep(_Strict):
             out.append(f"step_may({key}, {index}).")
         if self.divided:
             out.append(f"step_divided({key}, {index}).")
+        if self.gain_prevented:
+            out.append(f"step_gain_prevented({key}, {index}).")
         if self.cant_be_prevented_if_x_at_least is not None:
             out.append(f"step_cant_be_prevented({key}, {index}, {self.cant_be_prevented_if_x_at_least}).")
         if self.under == "you":

@@ -148,6 +148,11 @@ class Permanent(Model):
         description='for a source of prevent_next_from chosen for a quality ("a red source"), the quality '
         "(a rules term, color(red)) it must still have as it would deal the damage (CR 609.7b)",
     )
+    prevent_next_from_gains: list[str] = Field(
+        default_factory=list,
+        description="the sources of prevent_next_from whose prevented damage also gains the player "
+        "as much life, right after (CR 615.5)",
+    )
     struck_first: bool = Field(
         False, description="had first strike or double strike as the first combat damage step began (CR 510.5)"
     )
@@ -207,6 +212,11 @@ class Player(Model):
         default_factory=dict,
         description='for a source of prevent_next_from chosen for a quality ("a red source"), the quality '
         "(a rules term, color(red)) it must still have as it would deal the damage (CR 609.7b)",
+    )
+    prevent_next_from_gains: list[str] = Field(
+        default_factory=list,
+        description="the sources of prevent_next_from whose prevented damage also gains the player "
+        "as much life, right after (CR 615.5)",
     )
     cant_cast_spells: bool = Field(False, description="the player can't cast spells this turn (Silence; CR 101.2)")
     source_choices: dict[str, str] = Field(
