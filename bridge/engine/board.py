@@ -26,6 +26,7 @@ from bridge.model.actions import (
     Action,
     Activate,
     Advance,
+    AnswerOffer,
     AssignDamage,
     Cast,
     ChooseOrder,
@@ -330,7 +331,7 @@ class Board:
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
-        if isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets)):
+        if isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets, AnswerOffer)):
             return self._check_flow(action)[0]
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
@@ -362,7 +363,7 @@ class Board:
                 self._require_permanent_at(obj, "remove_from_combat")
 
     def _check_flow(
-        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | AnswerOffer
     ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         """What a player does with priority is judged by a :class:`~bridge.engine.game.Game`,
         which can also apply it."""

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import clingo
 
-from bridge.engine.acting import ability_card, activate_object, actor, cast_object, default_target_choice, in_hand
+from bridge.engine.acting import (
+    ability_card,
+    activate_object,
+    actor,
+    cast_object,
+    default_offer_answer,
+    default_target_choice,
+    in_hand,
+)
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
 from bridge.engine.moves import discard, move_permanents
@@ -18,7 +26,7 @@ from bridge.engine.solver import atoms
 from bridge.engine.triggers import put_in_order, targeted_events, triggers_on, with_targets_on_stack
 from bridge.engine.turn import end_step, turn_based_action_first
 from bridge.engine.updates import next_timestamp, update_permanent, update_permanents, updated
-from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand
+from bridge.model.actions import Activate, AnswerOffer, Cast, ChooseTargets, Pass, PlayLand
 from bridge.model.errors import InputError
 from bridge.model.state import GameState, Permanent
 
@@ -193,6 +201,18 @@ def after_pass(game: Board, action: Pass) -> GameState:
     return end_step(game)
 
 
+def after_answer_offer(game: Board, action: AnswerOffer, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 608.2f: the player pays (the mana abilities activated and the mana spent as the rules
+    found) or doesn't; the resolving object goes on resolving with that answer."""
+    state = game.state
+    offer = state.awaiting_payment
+    assert offer is not None  # judged legal: something waits for the answer
+    if action.pays:
+        state = pay(state, offer.player, model)
+    state = updated(state, awaiting_payment=None)
+    return resolve_top(Board(state, game.pool), paid=action.pays)
+
+
 def after_choose_targets(game: Board, action: ChooseTargets) -> GameState:
     """CR 603.3d: the ability goes on the stack with its targets; the abilities after it go on
     the stack in turn; then the player who was to receive priority receives it (115.5)."""
@@ -214,11 +234,20 @@ def advance(game: Board, step: str, turn: int | None) -> GameState:
     g = game
     for _ in range(500):
         state = g.state
-        if state.step == step and (turn is None or state.turn == turn) and not state.awaiting_targets:
+        if (
+            state.step == step
+            and (turn is None or state.turn == turn)
+            and not state.awaiting_targets
+            and state.awaiting_payment is None
+        ):
             return state
         choice = default_target_choice(g)
         if choice is not None:
             g = Board(after_choose_targets(g, choice), g.pool)
+            continue
+        answer_now = default_offer_answer(g)
+        if answer_now is not None:
+            g = Board(after_answer_offer(g, answer_now, frozenset()), g.pool)
             continue
         g = Board(after_pass(g, Pass()), g.pool)
     raise InputError(f"the game did not reach the {step} step" + (f" of turn {turn}" if turn else ""))

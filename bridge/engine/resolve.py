@@ -42,7 +42,7 @@ from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import next_timestamp, update_permanents, updated
 from bridge.model.cards import EffectSpec
 from bridge.model.errors import RuleModuleError
-from bridge.model.state import Effect, GameState, Permanent, StackObject, fresh_id
+from bridge.model.state import Effect, GameState, PaymentOffer, Permanent, StackObject, fresh_id
 
 RESOLVING = (
     "combat/common",
@@ -63,14 +63,23 @@ RESOLVING_PARTS = (("dealing_spell_damage", ()),)
 
 
 # ---------------------------------------------------------------------- resolving
-def resolve_top(game: Board) -> GameState:
+def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     """CR 608: the top object of the stack resolves: the rules say what it does and where it
     goes (a spell to a zone or the battlefield, a copy or an ability nowhere); then the active
-    player receives priority (115.3b)."""
+    player receives priority (115.3b).  When it offers a player a payment (608.2f) it waits
+    for that player's answer (``paid``) before it goes on."""
     state = game.state
     top = state.stack[0]
-    facts = game.position.facts + f"\nresolving({asp_string(top.id or '')})."
+    oid = asp_string(top.id or "")
+    facts = game.position.facts + f"\nresolving({oid})."
+    if paid is not None:
+        facts += f"\n{'offer_paid' if paid else 'offer_declined'}({oid})."
     model = answer(game.modules(*RESOLVING), facts, RESOLVING_PARTS).model
+    offer = next(iter(atoms(model, "offers_payment", 2)), None)
+    if offer is not None:
+        # CR 608.2f: the player chooses whether to pay; nobody has priority meanwhile
+        waiting = PaymentOffer(object=top.id or "", player=offer.arguments[1].string)
+        return updated(state, awaiting_payment=waiting, priority=None, passed=[])
     leaving = _leaving_stack(model)
     where = leaving.get(top.id or "")
     if where is None:

@@ -119,6 +119,7 @@ MESSAGES: dict[str, str] = {
     "unpaid_cost": "the total cost of {0} ({1} mana) can't be paid with the mana available",
     "unsupported_cost": "{0} has a mana symbol this engine can't pay yet",
     "not_a_mana_source": "{0} is not an untapped source of mana its player can use",
+    "offer_unpaid": "the {1} that {0} offers to pay can't be paid with the mana available",
     "spell_is_not_a_mana_ability": "{0} is a spell that makes mana as it resolves, not a mana ability: it can't pay",
     "mana_without_priority": "{0} doesn't have priority, so can't activate a mana ability now",
     "no_such_mana": "{0} has no mana ability that makes {1} mana",

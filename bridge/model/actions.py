@@ -169,6 +169,17 @@ class ChooseTargets(Model):
     by: str | None = None
 
 
+class AnswerOffer(Model):
+    """CR 608.2f: the player a resolving spell or ability offers a payment to ("unless its
+    controller pays {3}") pays it or not (written ``{answer_offer: {by: bob, pays: true}}``;
+    ``pay`` names the permanents tapped for mana, as a cast's does)."""
+
+    kind: Literal["answer_offer"] = "answer_offer"
+    by: str | None = None
+    pays: bool
+    pay: Ids | None = None
+
+
 class Concede(Model):
     """CR 104.3a: a player concedes the game (written ``concede: bob``)."""
 
@@ -248,6 +259,7 @@ Action = Annotated[
     | Concede
     | ChooseOrder
     | ChooseTargets
+    | AnswerOffer
     | OrderTriggers,
     Field(discriminator="kind"),
 ]
@@ -272,6 +284,7 @@ _ACTION_MAPPING = (
     "concede",
     "choose_order",
     "choose_targets",
+    "answer_offer",
     "order_triggers",
 )
 

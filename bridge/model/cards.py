@@ -798,6 +798,12 @@ class ResolveStep(_Strict):
         ge=0,
         description='deal_damage: "the damage can\'t be prevented" when X is at least this (0: always; CR 615.11)',
     )
+    unless_pays: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGC]+\})+$",
+        description='"... unless <its controller> pays {3}": the step is done only if that player '
+        "(the target's controller) declines to pay as it resolves (CR 608.2f)",
+    )
     gain_prevented: bool = Field(
         False,
         description='prevent_next_from: "you gain life equal to the damage prevented this way", right after the '
@@ -928,6 +934,12 @@ class ResolveStep(_Strict):
             out.append(f"step_divided({key}, {index}).")
         if self.gain_prevented:
             out.append(f"step_gain_prevented({key}, {index}).")
+        if self.unless_pays is not None:
+            out.append(f"step_unless_pays({key}, {index}).")
+            out += [
+                f"cost_part(unless({key}, {index}), {k}, {n})."
+                for k, n in sorted(mana_symbols(self.unless_pays).items())
+            ]
         if self.cant_be_prevented_if_x_at_least is not None:
             out.append(f"step_cant_be_prevented({key}, {index}, {self.cant_be_prevented_if_x_at_least}).")
         if self.under == "you":

@@ -113,6 +113,8 @@ def canonical_form(state: GameState) -> dict[str, Json]:
             effect["timestamp"] = ranks[effect["timestamp"]]
     if "simultaneous_triggers" in data:
         data["simultaneous_triggers"] = {p: [names.ref(x) for x in v] for p, v in data["simultaneous_triggers"].items()}
+    if data.get("awaiting_payment") is not None:
+        data["awaiting_payment"]["object"] = names.ref(data["awaiting_payment"]["object"])
     if data.get("announced_damage") is not None:
         pairs = [
             (names.ref(k), _sorted_pairs([(names.ref(x), n) for x, n in v.items()]))

@@ -358,6 +358,14 @@ class StackObject(Model):
         return self
 
 
+class PaymentOffer(Model):
+    """A resolving spell or ability waiting for a player to choose whether to pay what it
+    offers (CR 608.2f)."""
+
+    object: str = Field(description="the resolving spell or ability (the top of the stack)")
+    player: str = Field(description="the player who chooses")
+
+
 class Effect(EffectSpec):
     """A continuous effect from a spell or ability that already resolved (CR 611.2).
 
@@ -496,6 +504,11 @@ class GameState(Model):
     )
     pending_triggers: list[StackObject] = Field(
         default_factory=list, description="abilities that triggered and wait to be put on the stack (CR 603.3)"
+    )
+    awaiting_payment: PaymentOffer | None = Field(
+        None,
+        description="the top of the stack, resolving, waits for a player to choose whether to pay what it offers "
+        "(CR 608.2f); nobody has priority meanwhile",
     )
     awaiting_targets: list[StackObject] = Field(
         default_factory=list,
