@@ -141,6 +141,8 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     ]
     lines += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
+    if player.takes_entering_creatures:
+        lines.append(f"takes_entering_creatures({p}).")
     if player.damage_prevented:
         lines.append(f"damage_prevented_for({p}).")
     lines += [f"lands_played({p}, {player.lands_played}).", f"hand_size({p}, {len(player.hand)})."]

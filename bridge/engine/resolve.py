@@ -103,22 +103,25 @@ def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:
 
 
 def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
-    """CR 608.3: a permanent spell enters the battlefield under its controller's control; an
-    Aura attached to what the rules say (608.3a)."""
+    """CR 608.3: a permanent spell enters the battlefield under its controller's control, or
+    another player's when the rules say an effect changes it (616.1b); an Aura attached to
+    what the rules say (608.3a)."""
     card = game.pool.get(item.card or "")
     attached = next(
         (s.arguments[1].string for s in atoms(model, "enters_attached", 2) if s.arguments[0].string == item.id),
         None,
     )
     controller = item.controller or state.active
+    under = _entering_under(model).get(item.id or "")
     perm = Permanent(
         id=item.id,
         card=item.card or "",
+        controller=under,
         sick=True,
         attached_to=attached,
         timestamp=next_timestamp(state),
         counters=entering_counters(card, item.x or 0),
-        chosen=as_enters_choices(game, state, item.id or "", card, controller, copy_candidates(model)),
+        chosen=as_enters_choices(game, state, item.id or "", card, under or controller, copy_candidates(model)),
     )
     players = [
         p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
@@ -126,6 +129,12 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
     ]
     after = updated(state, players=players)
     return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})"])
+
+
+def _entering_under(model: frozenset[clingo.Symbol]) -> dict[str, str]:
+    """CR 616.1b: the objects entering the battlefield under another player's control than they
+    would, as the rules show it (``enters_under/2``)."""
+    return {s.arguments[0].string: s.arguments[1].string for s in atoms(model, "enters_under", 2)}
 
 
 # ---------------------------------------------------------------------- what a resolving object does
@@ -144,6 +153,7 @@ class _Outcome:
     regenerated: bool = False
     combat_damage_prevented: bool = False
     cant_cast: set[str] = field(default_factory=set)
+    takes_entering: set[str] = field(default_factory=set)
     damage_prevented: set[str] = field(default_factory=set)
     next_from: list[tuple[str, str, str]] = field(default_factory=list)
     next_from_gains: list[tuple[str, str]] = field(default_factory=list)
@@ -260,6 +270,12 @@ def _prevent_all_combat_damage(out: _Outcome, args: Sequence[clingo.Symbol]) -> 
 def _cant_cast_spells(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 101.2: the player can't cast spells this turn."""
     out.cant_cast.add(args[0].string)
+
+
+def _creatures_enter_under(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 616.1b: this turn, creatures entering under the player's opponents' control enter
+    under his or hers instead."""
+    out.takes_entering.add(args[0].string)
 
 
 def _prevent_all_damage_to(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -442,6 +458,7 @@ RESULTS: dict[str, _Collect] = {
     "prevent_next_gains": _prevent_next_gains,
     "prevent_all_combat_damage": _prevent_all_combat_damage,
     "cant_cast_spells": _cant_cast_spells,
+    "creatures_enter_under": _creatures_enter_under,
     "prevent_all_damage_to": _prevent_all_damage_to,
     "draw": _draw,
     "gain_life": _gain_life,
@@ -535,6 +552,8 @@ def _status(game: Board, state: GameState, top: StackObject, out: _Outcome) -> G
             updates.setdefault(p.name, {})["cant_cast_spells"] = True
         if p.name in out.damage_prevented:
             updates.setdefault(p.name, {})["damage_prevented"] = True
+        if p.name in out.takes_entering:
+            updates.setdefault(p.name, {})["takes_entering_creatures"] = True
         if p.name in out.mana:
             updates.setdefault(p.name, {})["mana_pool"] = p.mana_pool + out.mana[p.name]
     if updates:
@@ -722,11 +741,13 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
     cards it returned to the battlefield (608.2c)."""
     candidates = copy_candidates(out.model)
     for card_id, where in out.returned:
-        state = return_from_graveyard(game, state, card_id, where, out.under.get(card_id), candidates)
+        under = _entering_under(out.model).get(card_id, out.under.get(card_id))
+        state = return_from_graveyard(game, state, card_id, where, under, candidates)
     for card_id in out.from_hand:
         state = card_to(game, state, card_id, "hand", "battlefield", candidates=candidates)
     for card_id in out.from_exile:
-        state = card_to(game, state, card_id, "exile", "battlefield", candidates=candidates)
+        under = _entering_under(out.model).get(card_id)
+        state = card_to(game, state, card_id, "exile", "battlefield", under, candidates=candidates)
     for card_id in out.from_library:
         state = card_to(game, state, card_id, "library", "battlefield", candidates=candidates)
     for card_id in out.to_bottom:

@@ -216,6 +216,7 @@ _THIS_TURN_ENDED: dict[str, object] = {
     "prevent_next_from_gains": [],
     "cant_cast_spells": False,
     "damage_prevented": False,
+    "takes_entering_creatures": False,
 }
 
 

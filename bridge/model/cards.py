@@ -94,6 +94,7 @@ SIMPLE_ABILITIES = frozenset(
         "double_damage",
         "your_creatures_double_damage",
         "permanents_enter_tapped",
+        "opponents_permanents_enter_tapped",
         "skip_draw_step",
     }
 )
@@ -718,6 +719,11 @@ class ResolveStep(_Strict):
         "on the bottom of the library (declined with choose_order: declines)",
     )
     cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
+    creatures_enter_under: str | None = Field(
+        None,
+        description="this turn, a creature that would enter the battlefield under an opponent of this player's "
+        "control enters under his or hers instead (CR 614.1, 616.1b)",
+    )
     put_from_hand: Quality | None = Field(
         None,
         description="the controller puts a card with this quality from "
@@ -880,6 +886,7 @@ class ResolveStep(_Strict):
         "attach",
         "put_from_hand",
         "cant_cast_spells",
+        "creatures_enter_under",
         "reveal_top",
         "add_mana",
     )

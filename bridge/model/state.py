@@ -240,6 +240,11 @@ class Player(Model):
         description="all damage that would be dealt this turn to the player and "
         "creatures he or she controls is prevented (Safe Passage, CR 615)",
     )
+    takes_entering_creatures: bool = Field(
+        False,
+        description="this turn, a creature that would enter the battlefield under an opponent's control enters "
+        "under this player's instead (Gather Specimens, CR 616.1b)",
+    )
     replacement_order: list[str] = Field(
         default_factory=list,
         description="the player's choice of order among "
