@@ -13,6 +13,7 @@ from bridge.engine.acting import permanent_card
 from bridge.engine.game import Game
 from bridge.engine.resolve import RESULTS
 from bridge.engine.solver import Session
+from bridge.model.actions import AnswerOffer, Cast, Pass
 from bridge.model.cards import ResolveStep
 from bridge.model.paths import rules_dir
 
@@ -124,3 +125,38 @@ def test_a_clones_text_is_the_card_the_rules_say_it_copies() -> None:
     assert permanent_card(game, "clone").name == "Prodigal Pyromancer"
     assert permanent_card(game, "clone2").name == "Prodigal Pyromancer"
     assert permanent_card(game, "bears").name == "Grizzly Bears"
+
+
+def _mana_leak_waiting() -> Game:
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": ["Grizzly Bears"], "battlefield": ["Forest"] * 5},
+                {"name": "bob", "hand": ["Mana Leak"], "battlefield": ["Island", "Island"]},
+            ],
+        }
+    )
+    game.push(Cast(card="grizzly_bears"))
+    game.push(Pass())
+    game.push(Cast(card="mana_leak", targets=["grizzly_bears"]))
+    game.push(Pass())
+    game.push(Pass())
+    return game
+
+
+def test_608_2f_a_resolving_offer_waits_for_its_answer_and_nobody_acts_meanwhile() -> None:
+    game = _mana_leak_waiting()
+    offer = game.state.awaiting_payment
+    assert offer is not None and (offer.object, offer.player) == ("mana_leak", "alice")
+    assert [s.id for s in game.state.stack] == ["mana_leak", "grizzly_bears"]
+    verdict = game.check(Pass())
+    assert not verdict.legal and [v.rule for v in verdict.violations] == ["608.2f"]
+    # bob is not the one asked
+    assert not game.check(AnswerOffer(by="bob", pays=False)).legal
+    game.push(AnswerOffer(by="alice", pays=True))
+    assert game.state.awaiting_payment is None
+    assert [s.id for s in game.state.stack] == ["grizzly_bears"]
+    assert game.state.player("alice").mana_pool == ""
+    assert sum(p.tapped for p in game.state.permanents() if p.card == "Forest") == 5

@@ -45,6 +45,7 @@ def test_scenario_schema_describes_actions_and_state() -> None:
         "Concede",
         "ChooseOrder",
         "ChooseTargets",
+        "AnswerOffer",
         "OrderTriggers",
     }
     assert "GameState" in defs

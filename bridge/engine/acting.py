@@ -17,7 +17,7 @@ from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
 from bridge.engine.solver import answer, atoms, kept
 from bridge.engine.verdict import Verdict, Violation
-from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
+from bridge.model.actions import Activate, AnswerOffer, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
 from bridge.model.cards import Card, TargetSpec
 from bridge.model.errors import InputError, UnsupportedCardError
 from bridge.model.state import CardRef, GameState, StackObject, fresh_id
@@ -77,7 +77,7 @@ def judge(
     game: Board, item: StackObject, marker: str, pay: list[str] | None, extra: Iterable[str] = ()
 ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     for s in pay or []:
-        game._require_permanent_at(s, "pay")
+        game._require_object(s, "pay")  # a card in a zone too: the rules judge it (605.5b)
     facts = acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
     model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
@@ -101,11 +101,18 @@ def cast_object(game: Board, action: Cast) -> StackObject:
         )
     for t in action.targets:
         game._require_object(t, "cast.targets")
+    divide = action.divide
+    amount = spec.divided_amount()
+    if divide is None and amount is not None and action.targets:
+        # the player's choice by default: as even as possible, the first targets getting more
+        share, more = divmod(amount, len(action.targets))
+        divide = [share + (1 if i < more else 0) for i in range(len(action.targets))]
     return StackObject(
         id=card.id,
         card=card.card,
         controller=player,
         targets=list(action.targets),
+        divide=divide,
         x=action.x,
         mode=action.mode,
         kicked=action.kicked,
@@ -372,10 +379,49 @@ def check_choose_targets(game: Board, action: ChooseTargets) -> tuple[Verdict, f
     return judge(game, item, "putting_trigger", None)
 
 
+def check_answer_offer(game: Board, action: AnswerOffer) -> tuple[Verdict, frozenset[clingo.Symbol]]:
+    """CR 608.2f: the player a resolving object offers a payment answers: not paying is always
+    open; paying is judged as a cost (the rules say whether the mana can pay it)."""
+    state = game.state
+    offer = state.awaiting_payment
+    player = actor(state, action.by, "answer_offer") if action.by else (offer.player if offer else state.active)
+    if offer is None or player != offer.player:
+        words = f"nothing waits for {player} to choose whether to pay"
+        violation = Violation(
+            rule="608.2f",
+            objects=(player,),
+            message=words,
+            reason="not_awaiting_offer",
+            step_rule="608.2",
+            world="declared",
+        )
+        return Verdict(legal=False, violations=(violation,)), frozenset()
+    if not action.pays:
+        return Verdict(legal=True), frozenset()
+    for s in action.pay or []:
+        game._require_object(s, "answer_offer.pay")
+    lines = [f"paying_offer({asp_string(offer.object)}, {asp_string(player)})."]
+    lines += [f"declared_pay({asp_string(s)})." for s in action.pay or []]
+    model = answer(game.modules(*ACTING), game.position.facts + "\n" + "\n".join(lines)).model
+    return game.reader.verdict(model), model
+
+
 def awaiting_flow_violation(game: Board) -> Verdict | None:
     """CR 603.3b, 603.3d: while a triggered ability waits for its controller to choose its
-    targets, nobody acts before it is on the stack."""
+    targets, nobody acts before it is on the stack; CR 608.2f: while a resolving object waits
+    for a player's answer to its offer, nobody acts before it."""
     state = game.state
+    if state.awaiting_payment is not None:
+        offer = state.awaiting_payment
+        violation = Violation(
+            rule="608.2f",
+            objects=(offer.object,),
+            message=f"{offer.player} first chooses whether to pay what {game.describe(offer.object)} offers",
+            reason="awaiting_offer",
+            step_rule="608.2",
+            world="declared",
+        )
+        return Verdict(legal=False, violations=(violation,))
     if not state.awaiting_targets:
         return None
     item = state.awaiting_targets[0]
@@ -390,6 +436,12 @@ def awaiting_flow_violation(game: Board) -> Verdict | None:
         world="declared",
     )
     return Verdict(legal=False, violations=(violation,))
+
+
+def default_offer_answer(game: Board) -> AnswerOffer | None:
+    """The default answer to a resolving object's offer of a payment, if one waits: not to pay."""
+    offer = game.state.awaiting_payment
+    return None if offer is None else AnswerOffer(by=offer.player, pays=False)
 
 
 def default_target_choice(game: Board) -> ChooseTargets | None:

@@ -26,6 +26,7 @@ from bridge.model.actions import (
     Action,
     Activate,
     Advance,
+    AnswerOffer,
     AssignDamage,
     Cast,
     ChooseOrder,
@@ -332,7 +333,7 @@ class Board:
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)
-        if isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets, TurnFaceUp)):
+        if isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets, TurnFaceUp, AnswerOffer)):
             return self._check_flow(action)[0]
         raise InputError(f"actions of kind {getattr(action, 'kind', action)!r} are not supported")
 
@@ -364,7 +365,7 @@ class Board:
                 self._require_permanent_at(obj, "remove_from_combat")
 
     def _check_flow(
-        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp | AnswerOffer
     ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         """What a player does with priority is judged by a :class:`~bridge.engine.game.Game`,
         which can also apply it."""

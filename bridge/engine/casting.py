@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import clingo
 
-from bridge.engine.acting import ability_card, activate_object, actor, cast_object, default_target_choice, in_hand
+from bridge.engine.acting import (
+    ability_card,
+    activate_object,
+    actor,
+    cast_object,
+    default_offer_answer,
+    default_target_choice,
+    in_hand,
+)
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
 from bridge.engine.moves import discard, move_permanents
@@ -18,7 +26,7 @@ from bridge.engine.solver import atoms
 from bridge.engine.triggers import put_in_order, targeted_events, triggers_on, with_targets_on_stack
 from bridge.engine.turn import end_step, turn_based_action_first
 from bridge.engine.updates import next_timestamp, update_permanent, update_permanents, updated
-from bridge.model.actions import Activate, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
+from bridge.model.actions import Activate, AnswerOffer, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
 from bridge.model.errors import InputError
 from bridge.model.state import GameState, Permanent
 
@@ -111,6 +119,8 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
     activator's pool at once."""
     player = actor(game.state, action.by, "activate")
     added = "".join("{" + s.arguments[1].name.upper() + "}" for s in atoms(model, "adds_mana", 2))
+    # CR 605.4a: the triggered mana abilities it triggered add their mana at once, without the stack
+    added += "".join("{" + s.arguments[3].name.upper() + "}" for s in atoms(model, "triggered_mana", 4))
     state = update_permanent(game.state, action.source, {"tapped": True})
     players = [
         p.model_copy(update={"mana_pool": p.mana_pool + added}) if p.name == player else p for p in state.players
@@ -120,8 +130,10 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
 
 
 def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:
-    """CR 601.2g, 605.3a: tap the sources the payment names and take the mana from the pool."""
+    """CR 601.2g, 605.3a: tap the sources the payment names and take the mana from the pool
+    (605.4a: with the mana the lands tapped made triggered mana abilities add at once)."""
     tapped = {s.arguments[0].string for s in atoms(model, "tap_for_mana", 2)}
+    extra = "".join("{" + s.arguments[3].name.upper() + "}" for s in sorted(atoms(model, "triggered_mana", 4)))
     used = {
         s.arguments[1].name.upper(): s.arguments[2].number
         for s in model
@@ -130,8 +142,9 @@ def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameS
     state = update_permanents(state, {t: {"tapped": True} for t in tapped})
     players = []
     for p in state.players:
-        if p.name == player and used:
-            symbols = [p.mana_pool[i : i + 3] for i in range(0, len(p.mana_pool), 3)]
+        if p.name == player and (used or extra):
+            pool = p.mana_pool + extra
+            symbols = [pool[i : i + 3] for i in range(0, len(pool), 3)]
             left = []
             for symbol in symbols:
                 color = symbol[1]
@@ -199,6 +212,18 @@ def after_pass(game: Board, action: Pass) -> GameState:
     return end_step(game)
 
 
+def after_answer_offer(game: Board, action: AnswerOffer, model: frozenset[clingo.Symbol]) -> GameState:
+    """CR 608.2f: the player pays (the mana abilities activated and the mana spent as the rules
+    found) or doesn't; the resolving object goes on resolving with that answer."""
+    state = game.state
+    offer = state.awaiting_payment
+    assert offer is not None  # judged legal: something waits for the answer
+    if action.pays:
+        state = pay(state, offer.player, model)
+    state = updated(state, awaiting_payment=None)
+    return resolve_top(Board(state, game.pool), paid=action.pays)
+
+
 def after_choose_targets(game: Board, action: ChooseTargets) -> GameState:
     """CR 603.3d: the ability goes on the stack with its targets; the abilities after it go on
     the stack in turn; then the player who was to receive priority receives it (115.5)."""
@@ -220,11 +245,20 @@ def advance(game: Board, step: str, turn: int | None) -> GameState:
     g = game
     for _ in range(500):
         state = g.state
-        if state.step == step and (turn is None or state.turn == turn) and not state.awaiting_targets:
+        if (
+            state.step == step
+            and (turn is None or state.turn == turn)
+            and not state.awaiting_targets
+            and state.awaiting_payment is None
+        ):
             return state
         choice = default_target_choice(g)
         if choice is not None:
             g = Board(after_choose_targets(g, choice), g.pool)
+            continue
+        answer_now = default_offer_answer(g)
+        if answer_now is not None:
+            g = Board(after_answer_offer(g, answer_now, frozenset()), g.pool)
             continue
         g = Board(after_pass(g, Pass()), g.pool)
     raise InputError(f"the game did not reach the {step} step" + (f" of turn {turn}" if turn else ""))

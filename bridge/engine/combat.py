@@ -76,6 +76,10 @@ def deal_damage(
             update["prevention_shield"] = shields[perm.id]
         if perm.id in used:
             update["prevent_next_from"] = [s for s in perm.prevent_next_from if s not in used[perm.id]]
+            update["prevent_next_from_quality"] = {
+                s: q for s, q in perm.prevent_next_from_quality.items() if s not in used[perm.id]
+            }
+            update["prevent_next_from_gains"] = [s for s in perm.prevent_next_from_gains if s not in used[perm.id]]
         counters = dict(perm.counters)
         if perm.id in wither:
             counters["-1/-1"] = counters.get("-1/-1", 0) + wither[perm.id]
@@ -92,6 +96,10 @@ def deal_damage(
                 "life": p.life - lost.get(p.name, 0),
                 "prevention_shield": shields.get(p.name, p.prevention_shield),
                 "prevent_next_from": [s for s in p.prevent_next_from if s not in used.get(p.name, set())],
+                "prevent_next_from_quality": {
+                    s: q for s, q in p.prevent_next_from_quality.items() if s not in used.get(p.name, set())
+                },
+                "prevent_next_from_gains": [s for s in p.prevent_next_from_gains if s not in used.get(p.name, set())],
             }
         )
         for p in state.players

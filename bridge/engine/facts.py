@@ -130,6 +130,8 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     if player.prevention_shield:
         lines.append(f"prevention_shield({p}, {player.prevention_shield}).")
     lines += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
+    lines += _shield_qualities(p, player.prevent_next_from, player.prevent_next_from_quality)
+    lines += [f"prevent_next_gains({p}, {asp_string(s)})." for s in player.prevent_next_from_gains]
     if player.cant_cast_spells:
         lines.append(f"cant_cast_spells({p}).")
     if player.skip_turns:
@@ -139,12 +141,16 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     ]
     lines += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
+    if player.takes_entering_creatures:
+        lines.append(f"takes_entering_creatures({p}).")
     if player.damage_prevented:
         lines.append(f"damage_prevented_for({p}).")
     lines += [f"lands_played({p}, {player.lands_played}).", f"hand_size({p}, {len(player.hand)})."]
     for zone in ("hand", "graveyard", "exile"):
         for obj in getattr(player, zone):
             lines.append(f"zone_card({asp_string(obj.id)}, {p}, {zone}, {asp_string(cards[obj.id].id)}).")
+            if zone == "exile" and obj.exiled_with is not None:
+                lines.append(f"exiled_with({asp_string(obj.id)}, {asp_string(obj.exiled_with)}).")
     # CR 401: the library, top first (for searching)
     for pos, obj in enumerate(player.library, start=1):
         assert obj.id is not None
@@ -245,6 +251,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             if perm.prevention_shield:
                 out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
             out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
+            out += _shield_qualities(o, perm.prevent_next_from, perm.prevent_next_from_quality)
+            out += [f"prevent_next_gains({o}, {asp_string(s)})." for s in perm.prevent_next_from_gains]
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")
@@ -318,6 +326,12 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
                     location=location,
                 )
             spec = source_card.effect
+            if spec.modify_pt is not None and "x" in spec.modify_pt:
+                raise InputError(
+                    f"{source_card.name}'s effect has an X, fixed as it resolved (CR 611.2d): "
+                    "give modify_pt as numbers",
+                    location=location,
+                )
         stamp = effect_stamps[k - 1]
         duration = effect.duration or spec.duration or "end_of_turn"
         out += [f"resolved_effect({e}).", f"effect_timestamp({e}, {stamp}).", f"effect_duration({e}, {duration})."]
@@ -447,4 +461,16 @@ def stack_object_facts(
         out.append(f"stack_copy({o}).")
     if item.x is not None:
         out.append(f"stack_x({o}, {item.x}).")
+    out += [f"stack_divide({o}, {i}, {n})." for i, n in enumerate(item.divide or [], start=1)]
+    return out
+
+
+def _shield_qualities(holder: str, sources: list[str], qualities: dict[str, str]) -> list[str]:
+    """CR 609.7b: the quality a source chosen for a shield must still have as it would deal the
+    damage (a quality the rules look at: mentioned)."""
+    out = []
+    for s in sources:
+        if s in qualities:
+            q = qualities[s]
+            out += [f"prevent_next_from_quality({holder}, {asp_string(s)}, {q}).", f"mentioned_quality({q})."]
     return out

@@ -23,6 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from bridge.engine.acting import (
     awaiting_flow_violation,
     check_activate,
+    check_answer_offer,
     check_cast,
     check_choose_targets,
     check_pass,
@@ -33,6 +34,7 @@ from bridge.engine.board import Board, partial_cards
 from bridge.engine.casting import (
     advance,
     after_activate,
+    after_answer_offer,
     after_cast,
     after_choose_targets,
     after_pass,
@@ -49,6 +51,7 @@ from bridge.model.actions import (
     Action,
     Activate,
     Advance,
+    AnswerOffer,
     AssignDamage,
     Cast,
     ChooseOrder,
@@ -83,7 +86,7 @@ class Game(Board):
         super().__init__(state, pool)
 
     def _check_flow(
-        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp | AnswerOffer
     ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         key = f"{action.kind}:{action.model_dump_json()}"
         known = self._flow_verdicts.get(key)
@@ -92,10 +95,12 @@ class Game(Board):
         return known
 
     def _judge_flow(
-        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp
+        self, action: Cast | Activate | PlayLand | Pass | ChooseTargets | TurnFaceUp | AnswerOffer
     ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
         if isinstance(action, ChooseTargets):
             return check_choose_targets(self, action)
+        if isinstance(action, AnswerOffer):
+            return check_answer_offer(self, action)
         waiting = awaiting_flow_violation(self)
         if waiting is not None:
             return waiting, frozenset()
@@ -118,7 +123,7 @@ class Game(Board):
             verdict, model = judge_damage(self, action)
         elif isinstance(action, (DeclareAttackers, DeclareBlockers)):
             verdict, model = judge_declaration(self, action)
-        elif isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets, TurnFaceUp)):
+        elif isinstance(action, (Cast, Activate, PlayLand, Pass, ChooseTargets, TurnFaceUp, AnswerOffer)):
             verdict, model = self._check_flow(action)
         else:
             model = frozenset()
@@ -218,6 +223,8 @@ class Game(Board):
             return after_pass(self, action)
         if isinstance(action, ChooseTargets):
             return after_choose_targets(self, action)
+        if isinstance(action, AnswerOffer):
+            return after_answer_offer(self, action, model)
         if isinstance(action, Advance):
             return advance(self, action.step, action.turn)
         if isinstance(action, ChooseOrder):

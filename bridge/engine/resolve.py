@@ -42,7 +42,7 @@ from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import next_timestamp, update_permanents, updated
 from bridge.model.cards import EffectSpec
 from bridge.model.errors import RuleModuleError
-from bridge.model.state import Effect, GameState, Permanent, StackObject, fresh_id
+from bridge.model.state import Effect, GameState, PaymentOffer, Permanent, StackObject, fresh_id
 
 RESOLVING = (
     "combat/common",
@@ -63,14 +63,23 @@ RESOLVING_PARTS = (("dealing_spell_damage", ()),)
 
 
 # ---------------------------------------------------------------------- resolving
-def resolve_top(game: Board) -> GameState:
+def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     """CR 608: the top object of the stack resolves: the rules say what it does and where it
     goes (a spell to a zone or the battlefield, a copy or an ability nowhere); then the active
-    player receives priority (115.3b)."""
+    player receives priority (115.3b).  When it offers a player a payment (608.2f) it waits
+    for that player's answer (``paid``) before it goes on."""
     state = game.state
     top = state.stack[0]
-    facts = game.position.facts + f"\nresolving({asp_string(top.id or '')})."
+    oid = asp_string(top.id or "")
+    facts = game.position.facts + f"\nresolving({oid})."
+    if paid is not None:
+        facts += f"\n{'offer_paid' if paid else 'offer_declined'}({oid})."
     model = answer(game.modules(*RESOLVING), facts, RESOLVING_PARTS).model
+    offer = next(iter(atoms(model, "offers_payment", 2)), None)
+    if offer is not None:
+        # CR 608.2f: the player chooses whether to pay; nobody has priority meanwhile
+        waiting = PaymentOffer(object=top.id or "", player=offer.arguments[1].string)
+        return updated(state, awaiting_payment=waiting, priority=None, passed=[])
     leaving = _leaving_stack(model)
     where = leaving.get(top.id or "")
     if where is None:
@@ -94,23 +103,26 @@ def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:
 
 
 def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
-    """CR 608.3: a permanent spell enters the battlefield under its controller's control; an
-    Aura attached to what the rules say (608.3a)."""
+    """CR 608.3: a permanent spell enters the battlefield under its controller's control, or
+    another player's when the rules say an effect changes it (616.1b); an Aura attached to
+    what the rules say (608.3a)."""
     card = game.pool.get(item.card or "")
     attached = next(
         (s.arguments[1].string for s in atoms(model, "enters_attached", 2) if s.arguments[0].string == item.id),
         None,
     )
     controller = item.controller or state.active
+    under = _entering_under(model).get(item.id or "")
     perm = Permanent(
         id=item.id,
         card=item.card or "",
+        controller=under,
         sick=True,
         face_down=any(s.arguments[0].string == item.id for s in atoms(model, "enters_face_down", 1)),
         attached_to=attached,
         timestamp=next_timestamp(state),
         counters=entering_counters(card, item.x or 0),
-        chosen=as_enters_choices(game, state, item.id or "", card, controller, copy_candidates(model)),
+        chosen=as_enters_choices(game, state, item.id or "", card, under or controller, copy_candidates(model)),
     )
     players = [
         p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
@@ -118,6 +130,12 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
     ]
     after = updated(state, players=players)
     return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})"])
+
+
+def _entering_under(model: frozenset[clingo.Symbol]) -> dict[str, str]:
+    """CR 616.1b: the objects entering the battlefield under another player's control than they
+    would, as the rules show it (``enters_under/2``)."""
+    return {s.arguments[0].string: s.arguments[1].string for s in atoms(model, "enters_under", 2)}
 
 
 # ---------------------------------------------------------------------- what a resolving object does
@@ -136,16 +154,18 @@ class _Outcome:
     regenerated: bool = False
     combat_damage_prevented: bool = False
     cant_cast: set[str] = field(default_factory=set)
+    takes_entering: set[str] = field(default_factory=set)
     damage_prevented: set[str] = field(default_factory=set)
-    next_from: list[tuple[str, str]] = field(default_factory=list)
+    next_from: list[tuple[str, str, str]] = field(default_factory=list)
+    next_from_gains: list[tuple[str, str]] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
+    mana: dict[str, str] = field(default_factory=dict)  # player -> mana added to the pool
     discards: dict[str, int] = field(default_factory=dict)
     random_discards: dict[str, int] = field(default_factory=dict)
     chosen_discards: list[str] = field(default_factory=list)
     mills: list[tuple[str, int]] = field(default_factory=list)
     skips: dict[str, int] = field(default_factory=dict)
-    mana: dict[str, list[str]] = field(default_factory=dict)  # player -> mana symbols added
     block_costs: list[int] = field(default_factory=list)
     poison: dict[str, int] = field(default_factory=dict)
     added_steps: list[str] = field(default_factory=list)
@@ -154,8 +174,11 @@ class _Outcome:
     extra_combats: int = 0
     effects: list[str] = field(default_factory=list)
     spliced_effects: dict[str, list[str]] = field(default_factory=dict)  # spliced card -> objects
+    effect_x: int = 0  # CR 611.2d: the X of its continuous effect, fixed as it resolves
     pumps: list[tuple[str, int, int]] = field(default_factory=list)
     returned: list[tuple[str, str]] = field(default_factory=list)
+    exiled_with: dict[str, str] = field(default_factory=dict)  # card exiled -> the object that exiled it
+    from_exile: list[str] = field(default_factory=list)
     under: dict[str, str] = field(default_factory=dict)
     from_hand: list[str] = field(default_factory=list)
     enter_status: dict[str, dict[str, object]] = field(default_factory=dict)  # card -> tapped, attacking
@@ -242,7 +265,12 @@ def _provoked(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 
 def _prevent_next_from(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 615.8: the next time the chosen source would deal damage to it, that is prevented."""
-    out.next_from.append((args[0].string, args[1].string))
+    out.next_from.append((args[0].string, args[1].string, str(args[2])))
+
+
+def _prevent_next_gains(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 615.5: that prevention also gains the player life equal to the damage it prevents."""
+    out.next_from_gains.append((args[0].string, args[1].string))
 
 
 def _prevent_all_combat_damage(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -255,6 +283,12 @@ def _cant_cast_spells(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.cant_cast.add(args[0].string)
 
 
+def _creatures_enter_under(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 616.1b: this turn, creatures entering under the player's opponents' control enter
+    under his or hers instead."""
+    out.takes_entering.add(args[0].string)
+
+
 def _prevent_all_damage_to(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 615: all damage to the player and his or her creatures this turn is prevented."""
     out.damage_prevented.add(args[0].string)
@@ -263,6 +297,12 @@ def _prevent_all_damage_to(out: _Outcome, args: Sequence[clingo.Symbol]) -> None
 def _draw(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 119.2: the player draws N cards."""
     out.tally(out.draws, args[0].string, args[1].number)
+
+
+def _add_mana(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 605.5b, 106.4: N mana of a color goes into the player's pool."""
+    player = args[0].string
+    out.mana[player] = out.mana.get(player, "") + ("{" + args[1].name.upper() + "}") * args[2].number
 
 
 def _gain_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -283,11 +323,6 @@ def _poison(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _block_cost(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 509.1d: this turn, each creature blocking costs N more."""
     out.block_costs.append(args[0].number)
-
-
-def _add_mana(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
-    """CR 106.4: N mana of a type goes into the player's mana pool."""
-    out.mana.setdefault(args[0].string, []).append(f"{{{args[1].name.upper()}}}" * args[2].number)
 
 
 def _lose_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -346,6 +381,11 @@ def _spliced_effect(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.spliced_effects.setdefault(args[1].string, []).append(symbol_text(args[2]))
 
 
+def _effect_x(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 611.2d: the value of X in its continuous effect, determined once as it resolves."""
+    out.effect_x = args[1].number
+
+
 def _pump(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 702.20a, 702.22a, 702.42a, 702.80a: +N/+N (or -1/-1) until end of turn."""
     out.pumps.append((args[0].string, args[1].number, args[2].number))
@@ -354,6 +394,16 @@ def _pump(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 def _return_card(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 400.6: a card returned from a graveyard to the battlefield or its owner's hand."""
     out.returned.append((args[0].string, args[1].name))
+
+
+def _exiled_with(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 607.2a: the card exiled remembers the object whose linked ability exiled it."""
+    out.exiled_with[args[0].string] = args[1].string
+
+
+def _from_exile(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 607.2a, 400.6: a card in exile returns to the battlefield under its owner's control."""
+    out.from_exile.append(args[0].string)
 
 
 def _returned_under(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
@@ -448,13 +498,15 @@ RESULTS: dict[str, _Collect] = {
     "remove_counters": _remove_counters,
     "provoked": _provoked,
     "prevent_next_from": _prevent_next_from,
+    "prevent_next_gains": _prevent_next_gains,
     "prevent_all_combat_damage": _prevent_all_combat_damage,
     "cant_cast_spells": _cant_cast_spells,
+    "creatures_enter_under": _creatures_enter_under,
     "prevent_all_damage_to": _prevent_all_damage_to,
     "draw": _draw,
     "gain_life": _gain_life,
-    "lose_life": _lose_life,
     "add_mana": _add_mana,
+    "lose_life": _lose_life,
     "block_cost": _block_cost,
     "poison": _poison,
     "add_step": _add_step,
@@ -468,9 +520,12 @@ RESULTS: dict[str, _Collect] = {
     "additional_combat": _additional_combat,
     "effect": _effect,
     "spliced_effect": _spliced_effect,
+    "effect_x": _effect_x,
     "pump": _pump,
     "return_card": _return_card,
     "returned_under": _returned_under,
+    "exiled_with": _exiled_with,
+    "return_from_exile": _from_exile,
     "from_hand": _from_hand,
     "enters_tapped": _enters_tapped,
     "enters_attacking": _enters_attacking,
@@ -518,7 +573,8 @@ def _damage(game: Board, state: GameState, top: StackObject, out: _Outcome) -> G
 def _status(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """What it changes of permanents and players: tapped, untapped, attached, frozen (701.3,
     701.15, 502.2), shields (701.11a, 615.7), counters (120.1), a creature that must block
-    (702.36a); and the rules for the rest of the turn (615, 101.2)."""
+    (702.36a); mana added to pools (106.4); and the rules for the rest of the turn (615,
+    101.2)."""
     changes = {oid: dict(c) for oid, c in out.changes.items()}
     for oid, added in out.added.items():
         if oid in out.players:
@@ -545,6 +601,10 @@ def _status(game: Board, state: GameState, top: StackObject, out: _Outcome) -> G
             updates.setdefault(p.name, {})["cant_cast_spells"] = True
         if p.name in out.damage_prevented:
             updates.setdefault(p.name, {})["damage_prevented"] = True
+        if p.name in out.takes_entering:
+            updates.setdefault(p.name, {})["takes_entering_creatures"] = True
+        if p.name in out.mana:
+            updates.setdefault(p.name, {})["mana_pool"] = p.mana_pool + out.mana[p.name]
     if updates:
         state = updated(
             state, players=[p.model_copy(update=updates[p.name]) if p.name in updates else p for p in state.players]
@@ -562,13 +622,19 @@ def _regeneration(game: Board, state: GameState, top: StackObject, out: _Outcome
 
 
 def _prevent_next(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
-    """CR 615.8: a prevention effect for the next time the chosen source would deal damage."""
-    for target, source in out.next_from:
+    """CR 615.8: a prevention effect for the next time the chosen source would deal damage,
+    with the quality the source was chosen for (checked again as it would deal it, 609.7b)."""
+    for target, source, quality in out.next_from:
         if target in out.players:
             state = updated(
                 state,
                 players=[
-                    p.model_copy(update={"prevent_next_from": [*p.prevent_next_from, source]})
+                    p.model_copy(
+                        update={
+                            "prevent_next_from": [*p.prevent_next_from, source],
+                            "prevent_next_from_quality": {**p.prevent_next_from_quality, source: quality},
+                        }
+                    )
                     if p.name == target
                     else p
                     for p in state.players
@@ -576,7 +642,31 @@ def _prevent_next(game: Board, state: GameState, top: StackObject, out: _Outcome
             )
         else:
             perm = state.permanent(target)
-            state = update_permanents(state, {target: {"prevent_next_from": [*perm.prevent_next_from, source]}})
+            state = update_permanents(
+                state,
+                {
+                    target: {
+                        "prevent_next_from": [*perm.prevent_next_from, source],
+                        "prevent_next_from_quality": {**perm.prevent_next_from_quality, source: quality},
+                    }
+                },
+            )
+    for target, source in out.next_from_gains:  # CR 615.5: the prevention's additional effect
+        if target in out.players:
+            state = updated(
+                state,
+                players=[
+                    p.model_copy(update={"prevent_next_from_gains": [*p.prevent_next_from_gains, source]})
+                    if p.name == target
+                    else p
+                    for p in state.players
+                ],
+            )
+        else:
+            perm = state.permanent(target)
+            state = update_permanents(
+                state, {target: {"prevent_next_from_gains": [*perm.prevent_next_from_gains, source]}}
+            )
     return state
 
 
@@ -590,9 +680,9 @@ def _effects_now(game: Board, state: GameState, top: StackObject, out: _Outcome)
     to the battlefield begins once the card is there, 608.2c: Rise from the Grave); the
     keyword abilities' +N/+N until end of turn."""
     coming = _returning(out)
-    state = _add_effect(game, state, top, [e for e in out.effects if e not in coming])
+    state = _add_effect(game, state, top, [e for e in out.effects if e not in coming], out.effect_x)
     for card, targets in sorted(out.spliced_effects.items()):
-        state = _add_effect(game, state, top, targets, game.pool.get(card).effect)
+        state = _add_effect(game, state, top, targets, out.effect_x, game.pool.get(card).effect)
     for target, power, toughness in out.pumps:
         words = f"{top.keyword}: {power:+d}/{toughness:+d} until end of turn"
         effect = Effect(
@@ -657,22 +747,15 @@ def _cards(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Ga
 
 
 def _turns(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
-    """Mana added to pools (106.4), turns skipped (614.10), players losing (104.3e), extra
-    turns (500.7: the most recently created is taken first) and combat phases (500.8)."""
+    """Steps added (500.9), poison counters (120.1), turns skipped (614.10), players losing
+    (104.3e), extra turns (500.7: the most recently created is taken first) and combat phases
+    (500.8)."""
     if out.added_steps:  # CR 500.9: the most recently created first
         state = updated(state, added_steps=[*reversed(out.added_steps), *state.added_steps])
     if out.poison:  # CR 120.1
         state = updated(
             state,
             players=[p.model_copy(update={"poison": p.poison + out.poison.get(p.name, 0)}) for p in state.players],
-        )
-    if out.mana:  # CR 106.4
-        state = updated(
-            state,
-            players=[
-                p.model_copy(update={"mana_pool": p.mana_pool + "".join(sorted(out.mana.get(p.name, [])))})
-                for p in state.players
-            ],
         )
     if out.skips:
         state = updated(
@@ -695,7 +778,22 @@ def _turns(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Ga
 def _leave_battlefield(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """CR 400.6: the permanents it destroys, exiles, returns or sacrifices leave the
     battlefield, at once (replacement effects on the way, leaving abilities triggering)."""
-    return move_permanents(state, out.moves, game.pool) if out.moves else state
+    state = move_permanents(state, out.moves, game.pool) if out.moves else state
+    if out.exiled_with:
+        # CR 607.2a: the cards now in exile remember the object whose linked ability exiled them
+        players = [
+            p.model_copy(
+                update={
+                    "exile": [
+                        c.model_copy(update={"exiled_with": out.exiled_with[c.id]}) if c.id in out.exiled_with else c
+                        for c in p.exile
+                    ]
+                }
+            )
+            for p in state.players
+        ]
+        state = updated(state, players=players)
+    return state
 
 
 def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
@@ -704,11 +802,15 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
     cards it returned to the battlefield (608.2c)."""
     candidates = copy_candidates(out.model)
     for card_id, where in out.returned:
-        state = return_from_graveyard(game, state, card_id, where, out.under.get(card_id), candidates)
+        under = _entering_under(out.model).get(card_id, out.under.get(card_id))
+        state = return_from_graveyard(game, state, card_id, where, under, candidates)
     for card_id in out.from_hand:
         state = card_to(game, state, card_id, "hand", "battlefield", candidates=candidates)
     if out.enter_status:  # CR 508.5: tapped and attacking, as the rules said
         state = update_permanents(state, out.enter_status)
+    for card_id in out.from_exile:
+        under = _entering_under(out.model).get(card_id)
+        state = card_to(game, state, card_id, "exile", "battlefield", under, candidates=candidates)
     for card_id in out.from_library:
         state = card_to(game, state, card_id, "library", "battlefield", candidates=candidates)
     for card_id in out.to_bottom:
@@ -724,7 +826,7 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
             ],
         )
     arrived = {p.id for p in state.permanents()} & _returning(out)
-    return _add_effect(game, state, top, [e for e in out.effects if e in arrived])
+    return _add_effect(game, state, top, [e for e in out.effects if e in arrived], out.effect_x)
 
 
 def _new_tokens(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
@@ -822,15 +924,27 @@ _PHASES: tuple[_Phase, ...] = (
 
 
 def _add_effect(
-    game: Board, state: GameState, top: StackObject, targets: list[str], spliced: EffectSpec | None = None
+    game: Board,
+    state: GameState,
+    top: StackObject,
+    targets: list[str],
+    x: int = 0,
+    spliced: EffectSpec | None = None,
 ) -> GameState:
-    """CR 611.2: the resolving object's continuous effect on these objects (``spliced``: the
-    effect of a card spliced onto it, CR 702.44c: the spell is its source)."""
+    """CR 611.2: the resolving object's continuous effect on these objects (611.2d: with the
+    X the rules fixed as it resolved; ``spliced``: the effect of a card spliced onto it, CR
+    702.44c: the spell is its source)."""
     if not targets:
         return state
     source = top.card if top.card is not None else top.source
     spec = spliced if spliced is not None else _own_effect(game, top)
+    if spec is None and top.card is not None:
+        card_effect = game.pool.get(top.card).effect
+        if card_effect is not None and card_effect.modify_pt is not None and "x" in card_effect.modify_pt:
+            spec = card_effect
     fields = spec.model_dump(exclude_defaults=True) if spec is not None else {}
+    if spec is not None and spec.modify_pt is not None:
+        fields["modify_pt"] = tuple(x if v == "x" else v for v in spec.modify_pt)
     effect = Effect.model_validate(
         {
             **fields,

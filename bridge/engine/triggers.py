@@ -46,9 +46,9 @@ def _may_trigger(facts: str) -> bool:
 _EVENT_TRIGGERS = {
     "step_begins(upkeep)": (", beginning_of_upkeep).", "fading("),
     "step_begins(draw)": (", beginning_of_draw_step).",),
+    "step_begins(main1)": (", beginning_of_precombat_main).",),
     "step_begins(end)": (", beginning_of_end_step).",),
     "step_begins(beginning_of_combat)": (", beginning_of_combat).",),
-    "step_begins(main1)": (", beginning_of_precombat_main).",),
     "blockers_declared": (", attacks_and_isnt_blocked).",),
     "step_begins": (),  # the other steps: no trigger event of stack/triggers.lp answers them yet
     "casts": (", you_cast).", ", a_player_casts).", ", an_opponent_casts)."),
@@ -262,17 +262,25 @@ def damage_events(model: frozenset[clingo.Symbol], players: frozenset[str] | set
 
 def lifelink_events(model: frozenset[clingo.Symbol], replaced: set[str]) -> list[str]:
     """CR 702.13a, 118.4: life gained through lifelink, one event for each source, with the
-    amount (614.6: none when the gain was replaced)."""
+    amount, and life gained for damage prevented (615.5) (614.6: none when the gain was
+    replaced)."""
     dealt: dict[str, int] = {}
     for s in model:
         if s.match("damage_event", 3):
             dealt[s.arguments[0].string] = dealt.get(s.arguments[0].string, 0) + s.arguments[2].number
-    return sorted(
+    lifelink = [
         f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, "
         f"{dealt.get(s.arguments[1].string, 0)})"
         for s in model
         if s.match("life_gained_from", 2) and s.arguments[0].string not in replaced
-    )
+    ]
+    # CR 615.5: life gained for damage prevented, one event for each prevention
+    prevented = [
+        f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, {s.arguments[2].number})"
+        for s in model
+        if s.match("prevention_gain", 3) and s.arguments[0].string not in replaced
+    ]
+    return sorted(lifelink + prevented)
 
 
 def put_triggers_on_stack(game: Board, state: GameState) -> GameState:

@@ -219,8 +219,11 @@ _THIS_TURN_ENDED: dict[str, object] = {
     "regeneration_shields": 0,
     "must_block": [],
     "prevent_next_from": [],
+    "prevent_next_from_quality": {},
+    "prevent_next_from_gains": [],
     "cant_cast_spells": False,
     "damage_prevented": False,
+    "takes_entering_creatures": False,
 }
 
 

@@ -59,6 +59,8 @@ _PLAIN_PERMANENT_FIELDS = frozenset(
         "deathtouch_damage",
         "frozen",
         "prevent_next_from",
+        "prevent_next_from_quality",
+        "prevent_next_from_gains",
     }
 )
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from bridge.engine.verdict import Verdict
-from bridge.model.actions import Action, ChooseOrder, ChooseTargets
+from bridge.model.actions import Action, AnswerOffer, ChooseOrder, ChooseTargets
 from bridge.model.cards import Ability
 from bridge.model.errors import IllegalActionError, InputError
 from bridge.model.scenario import Scenario
@@ -54,15 +54,18 @@ def _ability_terms(values: list[Any], where: str = "expect") -> set[str]:
 
 
 def default_choices(game: Game, before: Action | None = None) -> None:
-    """The choices of targets the game waits for (CR 603.3d) that a scenario doesn't make
-    take their defaults (``stack.default_target_choice``) before ``before``, an action of
-    another kind (or before its expectations are compared)."""
-    from bridge.engine.acting import default_target_choice
+    """The choices of targets the game waits for (CR 603.3d), and the answers to offers of a
+    payment (608.2f), that a scenario doesn't make take their defaults
+    (``stack.default_target_choice``, not paying) before ``before``, an action of another kind
+    (or before its expectations are compared)."""
+    from bridge.engine.acting import default_offer_answer, default_target_choice
 
-    if isinstance(before, (ChooseTargets, ChooseOrder)):
+    if isinstance(before, (ChooseTargets, ChooseOrder, AnswerOffer)):
         return
     for _ in range(100):
-        choice = default_target_choice(game)
+        choice: Action | None = default_target_choice(game)
+        if choice is None:
+            choice = default_offer_answer(game)
         if choice is None:
             return
         game.push(choice)

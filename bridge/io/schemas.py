@@ -172,6 +172,7 @@ def scenario_schema() -> dict[str, Any]:
         ("Advance", "step"),
         ("ChooseOrder", None),
         ("ChooseTargets", None),
+        ("AnswerOffer", None),
         ("OrderTriggers", None),
     ):
         model = defs.pop(name)

@@ -144,6 +144,11 @@ class Cast(Model):
     )
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed as an additional cost")
     pay: Ids | None = None
+    divide: list[int] | None = Field(
+        None,
+        description="the division of a spell's amount among its targets, one share for each target in "
+        "their order (CR 601.2d); by default as even as possible, the first targets getting more",
+    )
 
 
 class Activate(Model):
@@ -181,6 +186,17 @@ class ChooseTargets(Model):
     ability: str = Field(description="the id of the triggered ability waiting for its targets")
     targets: Ids = Field(default_factory=list)
     by: str | None = None
+
+
+class AnswerOffer(Model):
+    """CR 608.2f: the player a resolving spell or ability offers a payment to ("unless its
+    controller pays {3}") pays it or not (written ``{answer_offer: {by: bob, pays: true}}``;
+    ``pay`` names the permanents tapped for mana, as a cast's does)."""
+
+    kind: Literal["answer_offer"] = "answer_offer"
+    by: str | None = None
+    pays: bool
+    pay: Ids | None = None
 
 
 class Concede(Model):
@@ -266,6 +282,7 @@ Action = Annotated[
     | Concede
     | ChooseOrder
     | ChooseTargets
+    | AnswerOffer
     | OrderTriggers,
     Field(discriminator="kind"),
 ]
@@ -291,6 +308,7 @@ _ACTION_MAPPING = (
     "concede",
     "choose_order",
     "choose_targets",
+    "answer_offer",
     "order_triggers",
 )
 

@@ -95,6 +95,7 @@ SIMPLE_ABILITIES = frozenset(
         "double_damage",
         "your_creatures_double_damage",
         "permanents_enter_tapped",
+        "opponents_permanents_enter_tapped",
         "skip_draw_step",
     }
 )
@@ -125,6 +126,7 @@ NUMBER_ABILITIES = frozenset(
         "bushido",
         "rampage",
         "fading",
+        "cant_be_countered_if_x_at_least",
     }
 )
 
@@ -436,7 +438,11 @@ class _EffectParts(_Strict):
     set_pt_to_mana_value: bool = Field(
         False, description="power and toughness each become the object's converted mana cost (layer 7b)"
     )
-    modify_pt: tuple[int, int] | None = Field(None, description="+N/+M (layer 7c)")
+    modify_pt: tuple[int | Literal["x"], int | Literal["x"]] | None = Field(
+        None,
+        description="+N/+M (layer 7c); `x` in an instant's or sorcery's effect: its X, or the count its "
+        "`effect` step makes, fixed as it resolves (CR 611.2d)",
+    )
     for_each: Affects | None = Field(
         None,
         description='modify_pt for each permanent matching this ("+1/+1 for '
@@ -551,6 +557,8 @@ REFERENCES = (
     "that_player",
     "each_attacking_creature",
     "each_creature_target_controls",
+    "each_target",
+    "exiled_with_this",
 )
 
 
@@ -566,6 +574,7 @@ class TargetSpec(_Strict):
     blocking: bool | None = None
     attacking_or_blocking: bool | None = Field(None, description='"target attacking or blocking creature"')
     tapped: bool | None = Field(None, description='"target tapped creature"')
+    other: bool | None = Field(None, description='"another target ...": not the source of the ability')
     up_to: bool = Field(False, description='"up to N targets": this target may be left out (only the last ones)')
     same_word: bool = Field(
         False,
@@ -595,12 +604,22 @@ class TargetSpec(_Strict):
                     "blocking",
                     "attacking_or_blocking",
                     "tapped",
+                    "other",
                     "up_to",
                     "same_word",
                 }
             )
         ):
-            flags = ("controller", "attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word")
+            flags = (
+                "controller",
+                "attacking",
+                "blocking",
+                "attacking_or_blocking",
+                "tapped",
+                "other",
+                "up_to",
+                "same_word",
+            )
             rest = {k: v for k, v in value.items() if k not in (*flags, "spell", "kind")}
             out = {k: v for k, v in value.items() if k in flags}
             if value.get("spell"):
@@ -616,7 +635,7 @@ class TargetSpec(_Strict):
             out += [f"card_target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"card_target_controller({key}, {index}, {self.controller}).")
-        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "up_to", "same_word"):
+        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "other", "up_to", "same_word"):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out
@@ -706,6 +725,11 @@ class ResolveStep(_Strict):
         "on the bottom of the library (declined with choose_order: declines)",
     )
     cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
+    creatures_enter_under: str | None = Field(
+        None,
+        description="this turn, a creature that would enter the battlefield under an opponent of this player's "
+        "control enters under his or hers instead (CR 614.1, 616.1b)",
+    )
     put_from_hand: Quality | None = Field(
         None,
         description="the controller puts a card with this quality from "
@@ -733,8 +757,10 @@ class ResolveStep(_Strict):
     put_counters: dict[str, int] | None = None
     add_mana: str | None = Field(
         None,
-        pattern=r"^(\{[WUBRGC]\})+$",
-        description='the player (`who`) adds this mana to his or her mana pool ("{G}{G}", CR 106.3-106.4)',
+        pattern=r"^((\{[WUBRGC]\})+|produced)$",
+        description='the player (`who`) adds this mana to his or her mana pool ("{B}{B}{B}"): '
+        "as the spell or ability resolves, never as a mana ability (CR 605.5); `produced`: "
+        "one mana of the type the land tapped for mana made (a triggered mana ability, CR 605.1b)",
     )
     create_tokens: dict[str, Any] | None = Field(
         None, description="{card: <token card name>, count: N, blocking: target} (CR 110.5, 509.7)"
@@ -792,8 +818,29 @@ class ResolveStep(_Strict):
     to: str | None = Field(
         None, description="deal_damage, deals_its_power, prevent_next: to whom; put_counters: on what (a reference)"
     )
-    who: str | None = Field(None, description="draw, discard, gain_life, lose_life: which player(s)")
+    who: str | None = Field(None, description="draw, discard, gain_life, lose_life, add_mana: which player(s)")
     cant_be_regenerated: bool = Field(False, description="destroy: they can't be regenerated (CR 701.11)")
+    cant_be_prevented_if_x_at_least: int | None = Field(
+        None,
+        ge=0,
+        description='deal_damage: "the damage can\'t be prevented" when X is at least this (0: always; CR 615.11)',
+    )
+    unless_pays: str | None = Field(
+        None,
+        pattern=r"^(\{[0-9WUBRGC]+\})+$",
+        description='"... unless <its controller> pays {3}": the step is done only if that player '
+        "(the target's controller) declines to pay as it resolves (CR 608.2f)",
+    )
+    gain_prevented: bool = Field(
+        False,
+        description='prevent_next_from: "you gain life equal to the damage prevented this way", right after the '
+        "prevention (CR 615.5)",
+    )
+    divided: bool = Field(
+        False,
+        description='deal_damage to each_target: the amount is "divided as you choose" among the '
+        "targets, announced as the spell is cast (CR 601.2d)",
+    )
     if_kicked: bool = Field(False, description="only if the spell was kicked (CR 702.30c)")
     unless_kicked: bool = Field(
         False,
@@ -860,6 +907,7 @@ class ResolveStep(_Strict):
         "attach",
         "put_from_hand",
         "cant_cast_spells",
+        "creatures_enter_under",
         "reveal_top",
         "add_mana",
         "block_cost",
@@ -891,6 +939,8 @@ class ResolveStep(_Strict):
             raise ValueError("tapped_and_attacking goes with put_from_hand")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
+        if self.divided and (self.deal_damage is None or self.to != "each_target"):
+            raise ValueError("divided: only deal_damage to each_target is divided among the targets")
         if self.count is not None and self.count.other:
             raise ValueError("a step's count has a quality and a controller; `other` is not in its vocabulary")
         if self.create_tokens is not None:
@@ -914,6 +964,18 @@ class ResolveStep(_Strict):
             out.append(f"step_unless_kicked({key}, {index}).")
         if self.may:
             out.append(f"step_may({key}, {index}).")
+        if self.divided:
+            out.append(f"step_divided({key}, {index}).")
+        if self.gain_prevented:
+            out.append(f"step_gain_prevented({key}, {index}).")
+        if self.unless_pays is not None:
+            out.append(f"step_unless_pays({key}, {index}).")
+            out += [
+                f"cost_part(unless({key}, {index}), {k}, {n})."
+                for k, n in sorted(mana_symbols(self.unless_pays).items())
+            ]
+        if self.cant_be_prevented_if_x_at_least is not None:
+            out.append(f"step_cant_be_prevented({key}, {index}, {self.cant_be_prevented_if_x_at_least}).")
         if self.under == "you":
             out.append(f"step_under_you({key}, {index}).")
         if self.tapped_and_attacking:
@@ -949,11 +1011,13 @@ class ResolveStep(_Strict):
             return [f"step_does({key}, {index}, {verb}({value.term()}{then}))."]
         if verb == "mill":
             return [f"step_does({key}, {index}, mill({value}, {self.who or 'target'}))."]
+        if verb == "add_mana" and value == "produced":
+            return [f"step_does({key}, {index}, add_mana(produced, 1, {self.who or 'you'}))."]
         if verb == "add_mana":
-            symbols = re.findall(r"\{([WUBRGC])\}", value)
+            symbols = re.findall(r"\{(\w)\}", value)
             return [
-                f"step_does({key}, {index}, add_mana({c.lower()}, {symbols.count(c)}, {self.who or 'you'}))."
-                for c in sorted(set(symbols))
+                f"step_does({key}, {index}, add_mana({color.lower()}, {symbols.count(color)}, {self.who or 'you'}))."
+                for color in sorted(set(symbols))
             ]
 
         def amount(v: object) -> str:  # x and count as they are, a number as its digits
@@ -1017,6 +1081,7 @@ TriggerEvent = Literal[
     "beginning_of_combat",
     "beginning_of_precombat_main",
     "attacks_and_isnt_blocked",
+    "a_player_taps_a_land_for_mana",
 ]
 TRIGGER_EVENTS: tuple[str, ...] = get_args(TriggerEvent)
 
@@ -1354,6 +1419,13 @@ class Card(_Strict):
             if mana and "land" in self.types:
                 extra.append(Ability(keyword="mana", mana=mana))
         return [*self.abilities, *extra]
+
+    def divided_amount(self) -> int | None:
+        """The amount a spell divides among its targets as it is cast (CR 601.2d), if any."""
+        for step in self.resolve:
+            if step.divided and isinstance(step.deal_damage, int):
+                return step.deal_damage
+        return None
 
     def spell_targets(self) -> list[TargetSpec]:
         """The targets of the card as a spell; an Aura spell targets what its enchant ability

@@ -34,10 +34,16 @@ __all__ = ["canonical_form", "canonical_text", "position_key"]
 # the fields that name objects (an id, or a player's or card's name where the field allows
 # one: only a string that is an object id is renamed)
 _PERMANENT_REFS = ("attached_to", "attacking")
-_PERMANENT_REF_LISTS = ("blocking", "damage_order", "must_block", "prevent_next_from")
+_PERMANENT_REF_LISTS = ("blocking", "damage_order", "must_block", "prevent_next_from", "prevent_next_from_gains")
 _STACK_REFS = ("source", "about", "watch")
 _EFFECT_REFS = ("source", "copy_of")
-_PLAYER_REF_LISTS = ("prevent_next_from", "replacement_order", "declines", "trigger_order")
+_PLAYER_REF_LISTS = (
+    "prevent_next_from",
+    "prevent_next_from_gains",
+    "replacement_order",
+    "declines",
+    "trigger_order",
+)
 _WAITING = ("stack", "pending_triggers", "delayed_triggers", "awaiting_targets")
 
 Json = Any
@@ -71,12 +77,20 @@ def canonical_form(state: GameState) -> dict[str, Json]:
     for player in data["players"]:
         for perm in player.get("battlefield", []):
             _rename_fields(perm, _PERMANENT_REFS, _PERMANENT_REF_LISTS, names)
+            if "prevent_next_from_quality" in perm:
+                perm["prevent_next_from_quality"] = _sorted_pairs(
+                    [(names.ref(k), v) for k, v in perm["prevent_next_from_quality"].items()]
+                )
             if "chosen" in perm:
                 perm["chosen"] = {k: names.ref(v) for k, v in sorted(perm["chosen"].items())}
             if "timestamp" in perm:
                 perm["timestamp"] = ranks[perm["timestamp"]]
     for player in data["players"]:
         _rename_fields(player, (), _PLAYER_REF_LISTS, names)
+        if "prevent_next_from_quality" in player:
+            player["prevent_next_from_quality"] = _sorted_pairs(
+                [(names.ref(k), v) for k, v in player["prevent_next_from_quality"].items()]
+            )
         if "source_choices" in player:
             pairs = [(names.ref(k), names.ref(v)) for k, v in player["source_choices"].items()]
             player["source_choices"] = _sorted_pairs(pairs)
@@ -88,6 +102,10 @@ def canonical_form(state: GameState) -> dict[str, Json]:
         if "as_enters" in player:
             pairs = [(names.ref(k), {c: names.ref(x) for c, x in v.items()}) for k, v in player["as_enters"].items()]
             player["as_enters"] = _sorted_pairs(pairs)
+    for player in data["players"]:
+        for obj in player.get("exile", []):
+            if "exiled_with" in obj:
+                obj["exiled_with"] = names.ref(obj["exiled_with"])
     for field in _WAITING:
         for item in data.get(field, []):
             _rename_fields(item, _STACK_REFS, ("targets",), names)
@@ -97,6 +115,8 @@ def canonical_form(state: GameState) -> dict[str, Json]:
             effect["timestamp"] = ranks[effect["timestamp"]]
     if "simultaneous_triggers" in data:
         data["simultaneous_triggers"] = {p: [names.ref(x) for x in v] for p, v in data["simultaneous_triggers"].items()}
+    if data.get("awaiting_payment") is not None:
+        data["awaiting_payment"]["object"] = names.ref(data["awaiting_payment"]["object"])
     if data.get("announced_damage") is not None:
         pairs = [
             (names.ref(k), _sorted_pairs([(names.ref(x), n) for x, n in v.items()]))

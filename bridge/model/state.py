@@ -78,6 +78,11 @@ class CardRef(Model):
     copy_of_card: bool = Field(
         False, description="a copy of a card, which ceases to exist outside the stack and the battlefield (CR 704.5e)"
     )
+    exiled_with: str | None = Field(
+        None,
+        description="in exile: the object whose ability exiled it, when another ability of that object "
+        'refers to the cards "exiled with" it (linked abilities, CR 607.2a)',
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -138,6 +143,16 @@ class Permanent(Model):
         description="the next time each of these sources "
         "would deal damage to it this turn, that damage is prevented (CR 615.8)",
     )
+    prevent_next_from_quality: dict[str, str] = Field(
+        default_factory=dict,
+        description='for a source of prevent_next_from chosen for a quality ("a red source"), the quality '
+        "(a rules term, color(red)) it must still have as it would deal the damage (CR 609.7b)",
+    )
+    prevent_next_from_gains: list[str] = Field(
+        default_factory=list,
+        description="the sources of prevent_next_from whose prevented damage also gains the player "
+        "as much life, right after (CR 615.5)",
+    )
     struck_first: bool = Field(
         False, description="had first strike or double strike as the first combat damage step began (CR 510.5)"
     )
@@ -193,6 +208,16 @@ class Player(Model):
         "would deal damage to the player this turn, that damage is prevented "
         "(CR 615.8)",
     )
+    prevent_next_from_quality: dict[str, str] = Field(
+        default_factory=dict,
+        description='for a source of prevent_next_from chosen for a quality ("a red source"), the quality '
+        "(a rules term, color(red)) it must still have as it would deal the damage (CR 609.7b)",
+    )
+    prevent_next_from_gains: list[str] = Field(
+        default_factory=list,
+        description="the sources of prevent_next_from whose prevented damage also gains the player "
+        "as much life, right after (CR 615.5)",
+    )
     cant_cast_spells: bool = Field(False, description="the player can't cast spells this turn (Silence; CR 101.2)")
     source_choices: dict[str, str] = Field(
         default_factory=dict,
@@ -214,6 +239,11 @@ class Player(Model):
         False,
         description="all damage that would be dealt this turn to the player and "
         "creatures he or she controls is prevented (Safe Passage, CR 615)",
+    )
+    takes_entering_creatures: bool = Field(
+        False,
+        description="this turn, a creature that would enter the battlefield under an opponent's control enters "
+        "under this player's instead (Gather Specimens, CR 616.1b)",
     )
     replacement_order: list[str] = Field(
         default_factory=list,
@@ -302,6 +332,9 @@ class StackObject(Model):
     controller: str | None = Field(None, description="by default the active player")
     targets: list[str] = Field(default_factory=list)
     x: int | None = Field(None, ge=0, description="the value chosen for X (CR 601.2b)")
+    divide: list[int] | None = Field(
+        None, description="the division announced of its amount among its targets, in their order (CR 601.2d)"
+    )
     mode: int | None = Field(None, ge=1, description="the mode chosen (CR 601.2b, 700.2)")
     kicked: bool = Field(False, description="its kicker cost was paid (CR 702.30)")
     buyback: bool = Field(False, description="its buyback cost was paid (CR 702.24)")
@@ -345,6 +378,14 @@ class StackObject(Model):
         return self
 
 
+class PaymentOffer(Model):
+    """A resolving spell or ability waiting for a player to choose whether to pay what it
+    offers (CR 608.2f)."""
+
+    object: str = Field(description="the resolving spell or ability (the top of the stack)")
+    player: str = Field(description="the player who chooses")
+
+
 class Effect(EffectSpec):
     """A continuous effect from a spell or ability that already resolved (CR 611.2).
 
@@ -369,6 +410,8 @@ class Effect(EffectSpec):
 
 
 def _effect_origin(effect: Effect) -> Effect:
+    if effect.modify_pt is not None and "x" in effect.modify_pt:
+        raise ValueError("an effect that resolved has its X fixed (CR 611.2d): give modify_pt as numbers")
     if effect.source is None and effect.text is None:
         raise ValueError("an effect needs a source (a card or an object) or a text")
     if effect.source is None and effect.is_empty():
@@ -493,6 +536,11 @@ class GameState(Model):
     )
     pending_triggers: list[StackObject] = Field(
         default_factory=list, description="abilities that triggered and wait to be put on the stack (CR 603.3)"
+    )
+    awaiting_payment: PaymentOffer | None = Field(
+        None,
+        description="the top of the stack, resolving, waits for a player to choose whether to pay what it offers "
+        "(CR 608.2f); nobody has priority meanwhile",
     )
     awaiting_targets: list[StackObject] = Field(
         default_factory=list,

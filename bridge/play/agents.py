@@ -29,6 +29,7 @@ from bridge.model.actions import (
     Action,
     Activate,
     Advance,
+    AnswerOffer,
     AssignDamage,
     Cast,
     ChooseTargets,
@@ -160,6 +161,14 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         who = state.active if state.active in state.simultaneous_triggers else state.opponent(state.active)
         placings = tuple(trigger_orders(state, who))
         return Decision(who, placings, sample=lambda: [placings[0]])
+    if state.awaiting_payment is not None:
+        # CR 608.2f: a resolving object waits for a player's answer to its offer of a payment
+        # (not paying, the default, first; paying when the rules say the mana can pay it)
+        offer = state.awaiting_payment
+        answers = [AnswerOffer(by=offer.player, pays=False)]
+        if game.check(AnswerOffer(by=offer.player, pays=True)).legal:
+            answers.append(AnswerOffer(by=offer.player, pays=True))
+        return Decision(offer.player, tuple(answers))
     if state.awaiting_targets:
         # CR 603.3d: a triggered ability being put on the stack waits for its controller to
         # choose its targets (the default choice first)
@@ -196,8 +205,9 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         return Decision(state.active, (Advance(step="upkeep"),))
     player = state.priority_player()
     if "combat_damage" in pending:
-        # CR 510.1, 115.2c: combat damage comes before anyone would receive priority, and so
-        # before state-based actions are checked (704.3)
+        # CR 510.1-510.3, 704.3: the step's combat damage comes first; state-based actions are
+        # performed when a player would next receive priority, after it (also in a position
+        # that begins with some pending)
         return _damage_decision(game)
     if not game.log and game.state_based_actions():
         # CR 704.3: a position can begin with state-based actions pending (lethal damage, a
@@ -557,6 +567,8 @@ class ScriptedAgent:
 
     def choose(self, game: Game, decision: Decision) -> Action:
         if game.state.awaiting_targets and not (self.actions and isinstance(self.actions[0], ChooseTargets)):
+            return decision.options[0]
+        if game.state.awaiting_payment and not (self.actions and isinstance(self.actions[0], AnswerOffer)):
             return decision.options[0]
         if self.actions:
             return self.actions.pop(0)

@@ -48,6 +48,7 @@ from bridge.engine.verdict import Verdict
 from bridge.model.actions import (
     Action,
     Activate,
+    AnswerOffer,
     AssignDamage,
     Cast,
     ChooseTargets,
@@ -245,6 +246,9 @@ def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Ac
             for t in _target_lists(objects, 2)
             for who in (item.controller, *names)
         ]
+    if state.awaiting_payment is not None:
+        # CR 608.2f: an answer to the offer of a payment, by anyone
+        candidates += [AnswerOffer(by=who, pays=pays) for who in names for pays in (False, True)]
     candidates += declaration_candidates(game)
     candidates += choice_candidates(game)
     for who in names:
