@@ -30,12 +30,14 @@ import clingo
 from bridge.engine.solver import collect_less, forget
 from bridge.launch import allocator, system_environment, with_fast_allocator
 
-# the allocator the mtgasp command runs on (bridge/launch.py): the script starts again on it
-with_fast_allocator()
+HERE = Path(__file__).resolve().parent
+# the allocator the mtgasp command runs on (bridge/launch.py): a benchmark run as a script
+# starts again on it (not a program that imports a benchmark's helpers, such as the tests)
+if Path(sys.argv[0]).resolve().parent == HERE:
+    with_fast_allocator()
 # the garbage collector as the mtgasp command sets it
 collect_less()
 
-HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PEER_PYTHON = HERE / ".peers" / "bin" / "python"
 # the folders whose changes change what mtgasp computes

@@ -7,10 +7,13 @@ import os
 import subprocess
 import sys
 from importlib import metadata
+from pathlib import Path
 
 import pytest
 
 from bridge.launch import ALLOCATOR, allocator_library, system_environment
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # run in a fresh interpreter: start again on the allocator, then say which one runs
 PROBE = (
@@ -49,6 +52,22 @@ def test_a_peer_gets_the_system_allocator(monkeypatch: pytest.MonkeyPatch) -> No
     assert (env[ALLOCATOR], env["LD_PRELOAD"]) == ("system", "/other/libx.so")
     monkeypatch.setenv("LD_PRELOAD", "/somewhere/libmimalloc.so")
     assert "LD_PRELOAD" not in system_environment()
+
+
+def test_importing_a_benchmarks_helpers_starts_nothing_again() -> None:
+    # the tests import benchmarks' helpers: only a benchmark run as a script starts again
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "print('before', flush=True)\n"
+        "import benchmarks.common\n"
+        "from bridge.launch import allocator\n"
+        "print('after', allocator())\n"
+    )
+    base = {k: v for k, v in os.environ.items() if k not in (ALLOCATOR, "LD_PRELOAD")}
+    done = subprocess.run([sys.executable, "-c", code], env=base, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n") == ["before", "after system", ""]
 
 
 def test_the_command_starts_through_the_launcher() -> None:
