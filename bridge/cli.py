@@ -543,10 +543,6 @@ def coverage(
     sys.exit(1 if found.unknown else 0)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 @main.command()
 @click.argument("path")
 @click.option(
@@ -1519,3 +1515,8 @@ def diff(
     if not complete:
         _out_of_time(f"the time limit of {time_limit:g} s was reached after {len(results)} boards")
     sys.exit(1 if summary.classes or summary.errors else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    # after every command is defined (python -m bridge.cli: the system's allocator)
+    main()
