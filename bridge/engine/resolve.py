@@ -6,7 +6,7 @@ say and gives the active player priority (115.3b).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import clingo
@@ -42,7 +42,7 @@ from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
 from bridge.engine.updates import next_timestamp, update_permanents, updated
 from bridge.model.cards import EffectSpec
 from bridge.model.errors import RuleModuleError
-from bridge.model.state import Effect, GameState, PaymentOffer, Permanent, StackObject, fresh_id
+from bridge.model.state import Effect, GameState, PaymentOffer, Permanent, Player, StackObject, fresh_id
 
 RESOLVING = (
     "combat/common",
@@ -625,49 +625,28 @@ def _prevent_next(game: Board, state: GameState, top: StackObject, out: _Outcome
     """CR 615.8: a prevention effect for the next time the chosen source would deal damage,
     with the quality the source was chosen for (checked again as it would deal it, 609.7b)."""
     for target, source, quality in out.next_from:
-        if target in out.players:
-            state = updated(
-                state,
-                players=[
-                    p.model_copy(
-                        update={
-                            "prevent_next_from": [*p.prevent_next_from, source],
-                            "prevent_next_from_quality": {**p.prevent_next_from_quality, source: quality},
-                        }
-                    )
-                    if p.name == target
-                    else p
-                    for p in state.players
-                ],
-            )
-        else:
-            perm = state.permanent(target)
-            state = update_permanents(
-                state,
-                {
-                    target: {
-                        "prevent_next_from": [*perm.prevent_next_from, source],
-                        "prevent_next_from_quality": {**perm.prevent_next_from_quality, source: quality},
-                    }
-                },
-            )
+        o = _holder(state, target, out.players)
+        shield = {
+            "prevent_next_from": [*o.prevent_next_from, source],
+            "prevent_next_from_quality": {**o.prevent_next_from_quality, source: quality},
+        }
+        state = _shielded(state, target, out.players, shield)
     for target, source in out.next_from_gains:  # CR 615.5: the prevention's additional effect
-        if target in out.players:
-            state = updated(
-                state,
-                players=[
-                    p.model_copy(update={"prevent_next_from_gains": [*p.prevent_next_from_gains, source]})
-                    if p.name == target
-                    else p
-                    for p in state.players
-                ],
-            )
-        else:
-            perm = state.permanent(target)
-            state = update_permanents(
-                state, {target: {"prevent_next_from_gains": [*perm.prevent_next_from_gains, source]}}
-            )
+        o = _holder(state, target, out.players)
+        state = _shielded(state, target, out.players, {"prevent_next_from_gains": [*o.prevent_next_from_gains, source]})
     return state
+
+
+def _holder(state: GameState, target: str, players: Collection[str]) -> Player | Permanent:
+    """The player or permanent a prevention effect protects."""
+    return state.player(target) if target in players else state.permanent(target)
+
+
+def _shielded(state: GameState, target: str, players: Collection[str], change: Mapping[str, object]) -> GameState:
+    """The player or permanent ``target`` with the fields ``change`` gives it."""
+    if target in players:
+        return updated(state, players=[p.model_copy(update=change) if p.name == target else p for p in state.players])
+    return update_permanents(state, {target: change})
 
 
 def _returning(out: _Outcome) -> set[str]:

@@ -562,6 +562,19 @@ REFERENCES = (
 )
 
 
+# what a target's entry may say besides its quality (the other keys are the quality's words)
+_TARGET_FLAGS = (
+    "controller",
+    "attacking",
+    "blocking",
+    "attacking_or_blocking",
+    "tapped",
+    "other",
+    "up_to",
+    "same_word",
+)
+
+
 class TargetSpec(_Strict):
     """One target of a spell or ability (CR 113, 601.2c): a word (``creature``, ``player``,
     ``creature_or_player``, ``spell``, ``permanent``, ``artifact``, ``land``...) or a mapping
@@ -592,36 +605,9 @@ class TargetSpec(_Strict):
             if word == "opponent":
                 return {"kind": "player", "controller": "opponent"}
             return {"kind": "permanent", "quality": word}
-        if (
-            isinstance(value, dict)
-            and "quality" not in value
-            and (
-                set(value)
-                - {
-                    "kind",
-                    "controller",
-                    "attacking",
-                    "blocking",
-                    "attacking_or_blocking",
-                    "tapped",
-                    "other",
-                    "up_to",
-                    "same_word",
-                }
-            )
-        ):
-            flags = (
-                "controller",
-                "attacking",
-                "blocking",
-                "attacking_or_blocking",
-                "tapped",
-                "other",
-                "up_to",
-                "same_word",
-            )
-            rest = {k: v for k, v in value.items() if k not in (*flags, "spell", "kind")}
-            out = {k: v for k, v in value.items() if k in flags}
+        if isinstance(value, dict) and "quality" not in value and set(value) - {"kind", *_TARGET_FLAGS}:
+            rest = {k: v for k, v in value.items() if k not in (*_TARGET_FLAGS, "spell", "kind")}
+            out = {k: v for k, v in value.items() if k in _TARGET_FLAGS}
             if value.get("spell"):
                 out["kind"] = "spell"
             if rest:
