@@ -19,12 +19,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = (
     "from bridge.launch import allocator, with_fast_allocator\n"
     "with_fast_allocator()\n"
-    "print(allocator(), 'libmimalloc' in open('/proc/self/maps').read())\n"
+    "import os\n"
+    "print(allocator(), 'libmimalloc' in open('/proc/self/maps').read(), os.environ.get('MIMALLOC_PURGE_DELAY'))\n"
 )
 
 
 def _probe(**env: str) -> str:
-    base = {k: v for k, v in os.environ.items() if k not in (ALLOCATOR, "LD_PRELOAD")}
+    base = {k: v for k, v in os.environ.items() if k not in (ALLOCATOR, "LD_PRELOAD", "MIMALLOC_PURGE_DELAY")}
     done = subprocess.run(
         [sys.executable, "-c", PROBE], env={**base, **env}, capture_output=True, text=True, timeout=60
     )
@@ -37,12 +38,12 @@ needs_library = pytest.mark.skipif(allocator_library() is None, reason="mimalloc
 
 @needs_library
 def test_the_process_starts_again_on_mimalloc() -> None:
-    assert _probe() == "mimalloc True"
+    assert _probe() == "mimalloc True 1000"
 
 
 @needs_library
 def test_the_system_allocator_when_asked() -> None:
-    assert _probe(MTGASP_ALLOCATOR="system") == "system False"
+    assert _probe(MTGASP_ALLOCATOR="system") == "system False None"
 
 
 def test_a_peer_gets_the_system_allocator(monkeypatch: pytest.MonkeyPatch) -> None:
