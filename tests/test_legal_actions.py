@@ -24,12 +24,13 @@ import itertools
 import random
 from pathlib import Path
 
-from bridge.engine.acting import ACTING, permanent_card, spec_targets
+from bridge.engine.acting import ACTING, ability_card, permanent_card, spec_targets
 from bridge.engine.board import LegalAttacks, LegalBlocks
 from bridge.engine.game import Game
 from bridge.model.actions import (
     Action,
     Activate,
+    AnswerOffer,
     AssignDamage,
     Cast,
     ChooseTargets,
@@ -110,12 +111,15 @@ def _candidates(game: Game, decision: Decision) -> list[Action]:
     seen: list[Action] = []
     if state.awaiting_targets:
         item = state.awaiting_targets[0]
-        slots = len(spec_targets(game, item))
         objects = _objects(game)
-        for combo in itertools.chain.from_iterable(itertools.product(objects, repeat=n) for n in range(slots + 1)):
-            choice = ChooseTargets(ability=item.id or "", targets=list(combo), by=item.controller)
-            if _accepted(game, choice)[0]:
-                seen.append(choice)
+        # a modal ability whose mode is still to be chosen: each mode number, and none (603.3c)
+        modes = len(ability_card(game, item).triggered[(item.trigger or 1) - 1].modes) if item.trigger else 0
+        for mode in [None, *range(1, modes + 1)] if item.mode is None and modes else [None]:
+            slots = len(spec_targets(game, item.model_copy(update={"mode": mode})))
+            for combo in itertools.chain.from_iterable(itertools.product(objects, repeat=n) for n in range(slots + 1)):
+                choice = ChooseTargets(ability=item.id or "", targets=list(combo), mode=mode, by=item.controller)
+                if _accepted(game, choice)[0]:
+                    seen.append(choice)
         for other in (Pass(by=player),):
             if _accepted(game, other)[0]:
                 seen.append(other)
@@ -197,7 +201,7 @@ def _declarations(game: Game, decision: Decision) -> LegalAttacks | LegalBlocks 
 def _unpaid(action: Action) -> Action:
     """An action without its choice of payment (an accepted action paid by default is offered
     with some ``pay``, or without one)."""
-    return action.model_copy(update={"pay": None}) if isinstance(action, (Cast, Activate)) else action
+    return action.model_copy(update={"pay": None}) if isinstance(action, (Cast, Activate, AnswerOffer)) else action
 
 
 def _positions() -> list[Game]:

@@ -437,6 +437,7 @@ def companies() -> list[tuple[tuple[str, ...], tuple[Part, ...]]]:
         (FORALL, True, FORALL_PARTS),
         ((*SBA, *TURN), True, ()),
         (ACTING, True, (("payments", ()),)),
+        (ACTING, True, (("judged_ways", ()),)),
         (RESOLVING, True, RESOLVING_PARTS),
         (("stack/objects", "stack/triggers"), True, ()),
         (("combat/common",), True, ()),

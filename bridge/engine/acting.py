@@ -15,7 +15,7 @@ import clingo
 
 from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
-from bridge.engine.solver import answer, atoms, kept
+from bridge.engine.solver import Session, answer, atoms, kept
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, AnswerOffer, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
 from bridge.model.cards import Card, TargetSpec
@@ -131,6 +131,40 @@ def check_cast(game: Board, action: Cast) -> tuple[Verdict, frozenset[clingo.Sym
         game._require_permanent_at(s, "cast.sacrifice")
     extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
     return judge(game, item, "casting", action.pay, extra)
+
+
+def ways_to_pay(game: Board, action: Cast | Activate | AnswerOffer) -> list[list[str]]:
+    """CR 601.2g, 608.2f: the ways to pay the whole cost of a cast or an activation with all
+    its choices made, or of the payment a resolving object offers, each as the sources it taps
+    (for ``pay``): one for each set of mana abilities it leaves untapped (of sources alike,
+    the ones with the smallest ids).  The rules enumerate them (stack/mana.lp, program part
+    ``judged_ways``); none when the cost can't be paid (or is paid from the pool alone)."""
+    action = action.model_copy(update={"pay": None})
+    if isinstance(action, AnswerOffer):
+        offer = game.state.awaiting_payment
+        if offer is None:
+            return []
+        player = action.by or offer.player
+        facts = game.position.facts + f"\npaying_offer({asp_string(offer.object)}, {asp_string(player)})."
+    else:
+        item = cast_object(game, action) if isinstance(action, Cast) else activate_object(game, action)
+        marker = "casting" if isinstance(action, Cast) else "activating"
+        extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+        facts = acting_facts(game, item, marker, None) + "\n" + "\n".join(extra)
+    session = Session(game.modules(*ACTING), facts, [("judged_ways", ())])
+    ways: list[list[str]] = []
+    for model in session.solve(models=0, project=True, opt_mode="ignore").models:
+        kinds: dict[str, list[str]] = {}
+        for s in atoms(model, "way_source", 2):
+            kinds.setdefault(s.arguments[1].string, []).append(s.arguments[0].string)
+        way = sorted(
+            source
+            for s in atoms(model, "way_kind", 2)
+            for source in sorted(kinds[s.arguments[0].string])[: s.arguments[1].number]
+        )
+        if way and way not in ways:
+            ways.append(way)
+    return sorted(ways)
 
 
 def activate_object(game: Board, action: Activate) -> StackObject:
@@ -273,6 +307,10 @@ _TARGET_REASONS = frozenset(
         "target_protection",
         "same_target_twice",
         "sacrifice_cost_missing",
+        # CR 601.2d: the division among the targets is announced with them (none is here)
+        "division_share_below_one",
+        "division_not_for_each_target",
+        "division_total",
     }
 )
 
@@ -334,12 +372,48 @@ def target_choices(
             yield list(combo)
 
 
-def trigger_target_choices(game: Board) -> list[list[str]]:
-    """The legal choices of targets of the triggered ability waiting for them (CR 603.3d),
-    the default choice first: for each target an opponent's object or the opponent before
-    the player's own, then by id."""
+def trigger_choices(game: Board) -> list[ChooseTargets]:
+    """The legal choices of the triggered ability waiting for them: for a modal one whose mode
+    is still to be chosen, each mode that can be chosen (CR 603.3c) with each legal choice of
+    its targets, else each legal choice of targets (603.3d); the default first (the first
+    mode, then the default targets)."""
+    item = game.state.awaiting_targets[0]
+    modes = choosable_modes(game, item) if item.mode is None else None
+    if modes is None:
+        return [
+            ChooseTargets(ability=item.id or "", targets=t, by=item.controller)
+            for t in trigger_target_choices(game, item)
+        ]
+    return [
+        ChooseTargets(ability=item.id or "", targets=t, mode=moded.mode, by=item.controller)
+        for moded in modes
+        for t in trigger_target_choices(game, moded)
+    ]
+
+
+def choosable_modes(game: Board, item: StackObject) -> list[StackObject] | None:
+    """CR 603.3c: the modes of a modal triggered ability that can be chosen as it is put on
+    the stack, each as the ability with that mode; a mode whose targets have no legal choice
+    can't be (the rules remove it, 603.3d).  None for an ability without modes."""
+    if item.trigger is None or item.keyword is not None or item.delayed is not None:
+        return None
+    modes = ability_card(game, item).triggered[item.trigger - 1].modes
+    if not modes:
+        return None
+    out = []
+    for n in range(1, len(modes) + 1):
+        candidate = item.model_copy(update={"mode": n})
+        if not spec_targets(game, candidate) or not legal_targets(game, candidate, "putting_trigger")[2]:
+            out.append(candidate)
+    return out
+
+
+def trigger_target_choices(game: Board, item: StackObject | None = None) -> list[list[str]]:
+    """The legal choices of targets of a triggered ability being put on the stack (by default
+    the one waiting for them; CR 603.3d), the default choice first: for each target an
+    opponent's object or the opponent before the player's own, then by id."""
     state = game.state
-    item = state.awaiting_targets[0]
+    item = item or state.awaiting_targets[0]
     choices = list(target_choices(game, item, "putting_trigger"))
     mine = item.controller or state.active
 
@@ -376,6 +450,25 @@ def check_choose_targets(game: Board, action: ChooseTargets) -> tuple[Verdict, f
     for t in action.targets:
         game._require_object(t, "choose_targets.targets")
     item = waiting.model_copy(update={"targets": list(action.targets)})
+    modes = ability_card(game, waiting).triggered[(waiting.trigger or 1) - 1].modes if waiting.trigger else []
+    if action.mode is not None and (waiting.mode is not None or action.mode > len(modes)):
+        have = f"its mode is chosen ({waiting.mode})" if waiting.mode else f"it has {len(modes)} modes"
+        raise InputError(
+            f"mode {action.mode}: {game.describe(action.ability)} can't take it ({have})",
+            location="choose_targets.mode",
+        )
+    if waiting.mode is None and modes:
+        if action.mode is None:
+            violation = Violation(
+                rule="603.3c",
+                objects=(action.ability,),
+                message=f"{game.describe(action.ability)} is modal: its controller chooses a mode with its targets",
+                reason="mode_not_chosen",
+                step_rule="603.3",
+                world="declared",
+            )
+            return Verdict(legal=False, violations=(violation,)), frozenset()
+        item = item.model_copy(update={"mode": action.mode})
     return judge(game, item, "putting_trigger", None)
 
 
@@ -448,8 +541,7 @@ def default_target_choice(game: Board) -> ChooseTargets | None:
     """The default choice of the triggered ability waiting for its targets, if one waits."""
     if not game.state.awaiting_targets:
         return None
-    item = game.state.awaiting_targets[0]
-    return ChooseTargets(ability=item.id or "", targets=trigger_target_choices(game)[0], by=item.controller)
+    return trigger_choices(game)[0]
 
 
 def ability_card(game: Board, item: StackObject) -> Card:

@@ -229,6 +229,8 @@ def after_choose_targets(game: Board, action: ChooseTargets) -> GameState:
     the stack in turn; then the player who was to receive priority receives it (115.5)."""
     state = game.state
     waiting, rest = state.awaiting_targets[0], state.awaiting_targets[1:]
+    if action.mode is not None:
+        waiting = waiting.model_copy(update={"mode": action.mode})  # CR 603.3c
     state = updated(state, awaiting_targets=[])
     state = with_targets_on_stack(game, state, waiting, list(action.targets))
     state = put_in_order(game, state, list(rest))

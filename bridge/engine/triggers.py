@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import clingo
 
-from bridge.engine.acting import ability_card, legal_targets, spec_targets, target_choices
+from bridge.engine.acting import choosable_modes, legal_targets, spec_targets, target_choices
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
 from bridge.engine.solver import Session, atoms
@@ -322,10 +322,15 @@ def put_in_order(game: Board, state: GameState, queue: list[StackObject]) -> Gam
     for k, item in enumerate(queue):
         g = Board(state, game.pool)
         if item.trigger is not None and item.mode is None and item.source is not None:
-            moded = _with_mode(g, item)
-            if moded is None:
-                continue  # CR 603.3c: no mode can be chosen: removed
-            item = moded
+            modes = choosable_modes(g, item)
+            if modes is not None:
+                if not modes:
+                    continue  # CR 603.3c: no mode can be chosen: removed
+                moded = _stated_mode(g, item, modes)
+                if moded is None:
+                    # CR 603.3c: its controller chooses the mode (with its targets)
+                    return updated(state, awaiting_targets=[item, *queue[k + 1 :]])
+                item = moded
         if not spec_targets(g, item):
             state = updated(state, stack=[item, *state.stack])
             continue
@@ -346,23 +351,14 @@ def put_in_order(game: Board, state: GameState, queue: list[StackObject]) -> Gam
     return state
 
 
-def _with_mode(game: Board, item: StackObject) -> StackObject | None:
-    """CR 603.3c: the controller of a modal triggered ability chooses its mode as it is put on
-    the stack: the mode stated beforehand (``trigger_modes``) when it can be chosen, else the
-    first that can.  A mode whose targets have no legal choice can't be chosen (the rules say
-    so, 603.3d); None when no mode can be chosen.  An ability without modes is unchanged."""
-    modes = ability_card(game, item).triggered[(item.trigger or 1) - 1].modes
-    if not modes:
-        return item
+def _stated_mode(game: Board, item: StackObject, modes: list[StackObject]) -> StackObject | None:
+    """CR 603.3c: the mode of a modal triggered ability as it is put on the stack, when its
+    controller has no choice left or stated it beforehand (``trigger_modes``) and it can be
+    chosen; None when the controller is still to choose."""
+    if len(modes) == 1:
+        return modes[0]
     stated = game.state.player(item.controller or game.state.active).trigger_modes.get(item.source or "")
-    order = list(range(1, len(modes) + 1))
-    if stated in order:
-        order = [stated, *(n for n in order if n != stated)]
-    for n in order:
-        candidate = item.model_copy(update={"mode": n})
-        if not spec_targets(game, candidate) or not legal_targets(game, candidate, "putting_trigger")[2]:
-            return candidate
-    return None
+    return next((m for m in modes if m.mode == stated), None)
 
 
 def with_targets_on_stack(game: Board, state: GameState, item: StackObject, targets: list[str]) -> GameState:

@@ -179,12 +179,14 @@ class Activate(Model):
 
 
 class ChooseTargets(Model):
-    """CR 603.3d: the controller of a triggered ability being put on the stack chooses its
-    targets (written ``{choose_targets: {ability: kavu_trigger, targets: [elves]}}``)."""
+    """CR 603.3c-603.3d: the controller of a triggered ability being put on the stack chooses
+    its mode, if it is modal, and its targets (written ``{choose_targets: {ability:
+    kavu_trigger, targets: [elves]}}``, with ``mode: 2`` for the second mode)."""
 
     kind: Literal["choose_targets"] = "choose_targets"
     ability: str = Field(description="the id of the triggered ability waiting for its targets")
     targets: Ids = Field(default_factory=list)
+    mode: int | None = Field(None, ge=1, description="the mode of a modal triggered ability (1 = first)")
     by: str | None = None
 
 

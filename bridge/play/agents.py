@@ -20,7 +20,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from bridge.engine.acting import activate_object, permanent_card, spec_targets, target_choices, trigger_target_choices
+from bridge.engine.acting import (
+    activate_object,
+    permanent_card,
+    spec_targets,
+    target_choices,
+    trigger_choices,
+    ways_to_pay,
+)
 from bridge.engine.board import priority_now
 from bridge.engine.combat import damage_choices, defender_has_choice, order_choices
 from bridge.engine.game import Game
@@ -166,20 +173,17 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         # (not paying, the default, first; paying when the rules say the mana can pay it)
         offer = state.awaiting_payment
         answers = [AnswerOffer(by=offer.player, pays=False)]
-        if game.check(AnswerOffer(by=offer.player, pays=True)).legal:
-            answers.append(AnswerOffer(by=offer.player, pays=True))
+        paying = AnswerOffer(by=offer.player, pays=True)
+        if game.check(paying).legal:
+            # CR 601.2g: each way to pay that leaves different mana abilities untapped
+            ways = ways_to_pay(game, paying)
+            answers += [paying.model_copy(update={"pay": w}) for w in ways] if len(ways) > 1 else [paying]
         return Decision(offer.player, tuple(answers))
     if state.awaiting_targets:
         # CR 603.3d: a triggered ability being put on the stack waits for its controller to
         # choose its targets (the default choice first)
         item = state.awaiting_targets[0]
-        return Decision(
-            item.controller or state.active,
-            tuple(
-                ChooseTargets(ability=item.id or "", targets=t, by=item.controller)
-                for t in trigger_target_choices(game)
-            ),
-        )
+        return Decision(item.controller or state.active, tuple(trigger_choices(game)))
     receives, pending = priority_now(game)
     # CR 508.1, 509.1, 115.2c: a declaration the step waits for (the rules say which) comes
     # before anyone has priority
@@ -293,9 +297,12 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
     listed = listing(game, player)
     groups: list[Group] = []
     copies: dict[str, list[str]] = {}
+    face_down: list[str] = []
     for card in state.player(player).hand:
         if card.id in listed.casts or card.id in listed.lands:
             copies.setdefault(card.card, []).append(card.id or card.card)
+        elif game.pool.get(card.card).morph:
+            face_down.append(card.id or card.card)
     for name, ids in copies.items():
         if any(i in listed.lands for i in ids):
             groups.append(functools.partial(_lands, [i for i in ids if i in listed.lands], player))
@@ -309,6 +316,9 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
         numbers = sorted(n for source, n in listed.abilities if source == perm.id)
         for number in numbers:
             groups.append(functools.partial(_activate_options, game, player, perm.id or "", number, listed))
+    if face_down:
+        # CR 702.34a: a morph card whose mana cost is out of reach may still be cast face down
+        groups.append(functools.partial(_face_down_options, game, player, face_down))
     if listed.face_up:
         # CR 702.34d: turning a face-down permanent face up, a special action
         groups.append(functools.partial(_face_up_options, game, player, sorted(listed.face_up)))
@@ -316,6 +326,12 @@ def _priority_groups(game: Game, player: str) -> list[Group]:
         # CR 605.3a: a player with priority may activate mana abilities, naming the color
         groups.append(functools.partial(_mana_options, listed.mana, player))
     return groups
+
+
+def _face_down_options(game: Game, player: str, ids: list[str]) -> list[Action]:
+    """CR 702.34a: casting each of these morph cards face down for {3} (the rules judge it)."""
+    actions: list[Action] = [Cast(card=i, by=player, face_down=True) for i in ids]
+    return [a for a in actions if game.check(a).legal]
 
 
 def _face_up_options(game: Game, player: str, ids: list[str]) -> list[Action]:
@@ -360,6 +376,7 @@ def _cast_options(
     kicks = [False, True] if spec.kicker else [False]
     buybacks = [False, True] if spec.buyback else [False]
     splices = _splice_choices(game, player, card_id, spec)
+    divided = spec.divided_amount()
     out: list[Action] = []
     for x, (mode, entwined), kicked, buyback, splice in itertools.product(xs, modes, kicks, buybacks, splices):
         item = StackObject(
@@ -372,7 +389,7 @@ def _cast_options(
             buyback=buyback,
             flashback=flashback,
             entwined=entwined,
-            spliced=[c for c in game.state.player(player).hand if c.id in splice],
+            spliced=[c for i in splice for c in game.state.player(player).hand if c.id == i],
         )
         for targets in target_choices(game, item, "casting"):
             cast = Cast(
@@ -387,14 +404,18 @@ def _cast_options(
                 entwined=entwined,
                 splice=list(splice),
             )
-            if spec.sacrifice_cost is None:
-                out.append(cast)
-                continue
-            # CR 116.8: each permanent the player could sacrifice for the additional cost
-            for perm in listed.sacrifices.get(card_id, ()):
-                with_cost = cast.model_copy(update={"sacrifice": [perm]})
-                if game.check(with_cost).legal:
-                    out.append(with_cost)
+            # CR 601.2d: each division of the amount among the targets, one or more each
+            divisions = _divisions(divided, len(targets)) if divided is not None and targets else [None]
+            for divide in divisions:
+                shared = cast.model_copy(update={"divide": divide}) if divide else cast
+                if spec.sacrifice_cost is None:
+                    out.append(shared)
+                    continue
+                # CR 116.8: each permanent the player could sacrifice for the additional cost
+                for perm in listed.sacrifices.get(card_id, ()):
+                    with_cost = shared.model_copy(update={"sacrifice": [perm]})
+                    if game.check(with_cost).legal:
+                        out.append(with_cost)
     if spec.morph and not flashback:
         # CR 702.34a: face down for {3}, with nothing else to choose
         face_down = Cast(card=card_id, by=player, face_down=True)
@@ -404,25 +425,39 @@ def _cast_options(
 
 
 def _splice_choices(game: Game, player: str, card_id: str, spec: Card) -> list[tuple[str, ...]]:
-    """CR 702.44a: the other cards in the player's hand with a splice ability, spliced onto a
-    spell with a subtype: none, and each set of them in the order of the hand (the rules judge
-    each as its targets are listed)."""
+    """CR 702.44a-b: the other cards in the player's hand with a splice ability, spliced onto a
+    spell with a subtype: none, and each set of them in each order (their instructions are
+    followed in the order chosen; the rules judge each as its targets are listed)."""
     if not spec.subtypes:
         return [()]
     hand = [c for c in game.state.player(player).hand if c.id != card_id and game.pool.get(c.card).splice]
     ids = [c.id or "" for c in hand]
-    return [combo for n in range(len(ids) + 1) for combo in itertools.combinations(ids, n)]
+    return [
+        order
+        for n in range(len(ids) + 1)
+        for combo in itertools.combinations(ids, n)
+        for order in itertools.permutations(combo)
+    ]
+
+
+def _divisions(amount: int, parts: int) -> list[list[int]]:
+    """Every way to divide ``amount`` into ``parts`` whole shares of one or more, in order."""
+    return [
+        [b - a for a, b in zip((0, *cuts), (*cuts, amount), strict=True)]
+        for cuts in itertools.combinations(range(1, amount), parts - 1)
+    ]
 
 
 def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], listed: Listing) -> list[Action]:
-    """CR 601.2g: where the rules say the cost may be paid in ways that leave different mana
-    abilities untapped, each action paid at its least cost (no X, kicker, buyback or entwine) is offered
-    once for each way (``pay``); the others are paid by default."""
-    if key not in listed.payment_choices:
+    """CR 601.2g: where the cost may be paid in ways that leave different mana abilities
+    untapped, each action is offered once for each way (``pay``): at its least cost (no X,
+    kicker, buyback, entwine, splice, nor face down) the ways the listing's grounding gives
+    when the rules say there is a choice; with more chosen, the ways the rules give for the
+    action with all its choices, when the player's mana sources don't all make the same mana."""
+    kinds = {frozenset(c for s, c in listed.mana if s == source) for source, _ in listed.mana}
+    if key not in listed.payment_choices and len(kinds) < 2:
         return actions
-    ways = payments(game, player, key)
-    if len(ways) < 2:
-        return actions
+    least_ways = payments(game, player, key) if key in listed.payment_choices else []
     out: list[Action] = []
     for action in actions:
         least = (
@@ -433,7 +468,13 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
             and not getattr(action, "splice", None)
             and not getattr(action, "face_down", False)
         )
-        out += [action.model_copy(update={"pay": way}) for way in ways] if least else [action]
+        if least:
+            ways = least_ways
+        elif len(kinds) > 1 and isinstance(action, (Cast, Activate)):
+            ways = ways_to_pay(game, action)
+        else:
+            ways = []
+        out += [action.model_copy(update={"pay": way}) for way in ways] if len(ways) > 1 else [action]
     return out
 
 

@@ -13,8 +13,9 @@ engine's judge.  :func:`listing_differences` compares them with the actions
 :func:`~bridge.play.agents.decisions` lists: they must be the same (nothing missing,
 nothing extra).
 
-Ways to pay (``pay``) are compared where the listing offers them (an action listed once for
-each way): the ways listed must be the ways ``push`` accepts, among every set of the player's
+Ways to pay (``pay``: of a cast, an activation, or the answer that pays what a resolving
+object offers) are compared where the listing offers them (an action listed once for each
+way): the ways listed must be the ways ``push`` accepts, among every set of the player's
 permanents (the empty one: paid from the mana pool, tapping nothing).  A way to pay is the
 cards tapped, by name: tapping one Mountain or another leaves the same mana untapped, and the
 listing offers them as one way.  Where it offers no choice (the rules offer one only when the
@@ -42,6 +43,7 @@ import json
 from collections.abc import Callable
 from typing import Literal
 
+from bridge.engine.acting import ability_card
 from bridge.engine.combat import damage_result
 from bridge.engine.game import Game
 from bridge.engine.verdict import Verdict
@@ -241,8 +243,11 @@ def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Ac
     objects = _objects(game)
     candidates: list[Action] = []
     for item in state.awaiting_targets:
+        # a modal ability whose mode is still to be chosen: each mode number, and none (603.3c)
+        modes = len(ability_card(game, item).triggered[(item.trigger or 1) - 1].modes) if item.trigger else 0
         candidates += [
-            ChooseTargets(ability=item.id or "", targets=t, by=who)
+            ChooseTargets(ability=item.id or "", targets=t, mode=mode, by=who)
+            for mode in ([None, *range(1, modes + 1)] if item.mode is None and modes else [None])
             for t in _target_lists(objects, 2)
             for who in (item.controller, *names)
         ]
@@ -275,8 +280,12 @@ def accepted_actions(game: Game, on_verdict: OnVerdict | None = None) -> list[Ac
             if reasons is None or reasons <= COLOR_REASONS:
                 tries = [Activate(source=perm.id or "", color=c, by=who) for c in COLORS]
                 found += [a for a in tries if refusal(game, a, on_verdict) is None]
-    # CR 601.2g: each way to pay an accepted spell or ability, by the permanents tapped
+    # CR 601.2g, 608.2f: each way to pay an accepted spell, ability or offered payment, by the
+    # permanents tapped
     for action in list(found):
+        if isinstance(action, AnswerOffer) and action.pays:
+            offers = [action.model_copy(update={"pay": pay}) for pay in _pay_sets(game, action.by or "") if pay]
+            found += [offer for offer in offers if refusal(game, offer) is None]
         if isinstance(action, (Cast, Activate)) and not (isinstance(action, Activate) and action.mana):
             found += [
                 paid
