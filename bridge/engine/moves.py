@@ -20,7 +20,7 @@ from bridge.engine.replacement import sources as replacement_sources
 from bridge.engine.solver import atoms, symbol_text
 from bridge.engine.triggers import leaving_events, triggers_on
 from bridge.engine.updates import next_timestamp, remove_from_combat, update_permanent, updated
-from bridge.model.cards import COLORS, Ability, Card, CardPool
+from bridge.model.cards import COLORS, Card, CardPool
 from bridge.model.errors import InputError
 from bridge.model.state import CardRef, GameState, Permanent, StackObject, fresh_id
 
@@ -400,7 +400,6 @@ def card_to(
                         tapped=where == "battlefield_tapped",
                         controller=controller if controller not in (None, owner) else None,
                         timestamp=next_timestamp(state),
-                        counters=entering_counters(printed, 0),
                         chosen=as_enters_choices(game, state, card.id or "", printed, controller or owner, candidates),
                     ),
                 ]
@@ -521,20 +520,6 @@ def as_enters_choices(
             own = card.subtypes[0] if card.subtypes else "human"
             chosen["creature_type"] = max(sorted(set(types)), key=types.count) if types else own
     return chosen
-
-
-def entering_counters(card: Card, x: int) -> dict[str, int]:
-    """CR 614.1c, 614.12: "enters the battlefield with N (or X) counters", read from the
-    permanent as it would exist on the battlefield (its own printed abilities); X is 0 unless
-    it was cast with one (107.3)."""
-    counters: dict[str, int] = {}
-    for ability in card.all_abilities():
-        if isinstance(ability, Ability) and ability.keyword == "enters_with_counters":
-            assert ability.counter is not None  # validation requires one
-            n = x if ability.x else ability.number
-            if n:
-                counters[ability.counter] = counters.get(ability.counter, 0) + n
-    return counters
 
 
 def copy_spell(state: GameState, oid: str, controller: str) -> GameState:

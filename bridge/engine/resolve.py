@@ -23,7 +23,6 @@ from bridge.engine.moves import (
     create_tokens,
     discard,
     draw,
-    entering_counters,
     gain_or_draw,
     leave_stack,
     lose,
@@ -121,7 +120,6 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
         face_down=any(s.arguments[0].string == item.id for s in atoms(model, "enters_face_down", 1)),
         attached_to=attached,
         timestamp=next_timestamp(state),
-        counters=entering_counters(card, item.x or 0),
         chosen=as_enters_choices(game, state, item.id or "", card, under or controller, copy_candidates(model)),
     )
     players = [
@@ -129,7 +127,9 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
         for p in state.players
     ]
     after = updated(state, players=players)
-    return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})"])
+    # CR 614.1c, 107.3: the X it was cast with, for "enters the battlefield with X counters"
+    cast_with = [f"cast_with_x({asp_string(item.id or '')}, {item.x})"] if item.x else []
+    return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})", *cast_with])
 
 
 def _entering_under(model: frozenset[clingo.Symbol]) -> dict[str, str]:

@@ -31,6 +31,7 @@ _MAY_TRIGGER = (
     "rampage",
     "provoke",
     "fading(",
+    "enters_with_counters(",
     "enter_tapped",
     "enters_tapped",
 )
@@ -62,7 +63,9 @@ _EVENT_TRIGGERS = {
         "enters_tapped",
         "permanents_enter_tapped",
         "fading(",
+        "enters_with_counters(",
     ),
+    "cast_with_x": ("enters_with_counters(",),
 }
 
 
