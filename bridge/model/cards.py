@@ -97,6 +97,8 @@ SIMPLE_ABILITIES = frozenset(
         "permanents_enter_tapped",
         "opponents_permanents_enter_tapped",
         "skip_draw_step",
+        "players_cant_play_lands",
+        "lands_cant_enter",
     }
 )
 # Abilities with a quality parameter.
