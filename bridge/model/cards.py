@@ -99,6 +99,8 @@ SIMPLE_ABILITIES = frozenset(
         "skip_draw_step",
         "players_cant_play_lands",
         "lands_cant_enter",
+        "attacks_as_though_haste",
+        "cast_nonland_as_though_flash",
     }
 )
 # Abilities with a quality parameter.
