@@ -100,6 +100,7 @@ SIMPLE_ABILITIES = frozenset(
         "players_cant_play_lands",
         "lands_cant_enter",
         "attacks_as_though_haste",
+        "attacks_as_though_no_defender",
         "cast_nonland_as_though_flash",
     }
 )
