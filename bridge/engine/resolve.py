@@ -104,7 +104,8 @@ def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:
 def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: frozenset[clingo.Symbol]) -> GameState:
     """CR 608.3: a permanent spell enters the battlefield under its controller's control, or
     another player's when the rules say an effect changes it (616.1b); an Aura attached to
-    what the rules say (608.3a)."""
+    what the rules say (608.3a); one the rules keep out as the copy chosen goes to its owner's
+    graveyard (608.3b)."""
     card = game.pool.get(item.card or "")
     attached = next(
         (s.arguments[1].string for s in atoms(model, "enters_attached", 2) if s.arguments[0].string == item.id),
@@ -112,6 +113,10 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
     )
     controller = item.controller or state.active
     under = _entering_under(model).get(item.id or "")
+    chosen = as_enters_choices(game, state, item.id or "", card, under or controller, copy_candidates(model))
+    if chosen.get("copy") in _kept_out_as_copy(model, item.id or ""):
+        # CR 608.3b: it can't be put onto the battlefield as what was chosen: to its owner's graveyard
+        return to_zone(state, item, "graveyard", game.pool)
     perm = Permanent(
         id=item.id,
         card=item.card or "",
@@ -120,7 +125,7 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
         face_down=any(s.arguments[0].string == item.id for s in atoms(model, "enters_face_down", 1)),
         attached_to=attached,
         timestamp=next_timestamp(state),
-        chosen=as_enters_choices(game, state, item.id or "", card, under or controller, copy_candidates(model)),
+        chosen=chosen,
     )
     players = [
         p.model_copy(update={"battlefield": [*p.battlefield, perm]}) if p.name == controller else p
@@ -130,6 +135,12 @@ def _enter_battlefield(game: Board, state: GameState, item: StackObject, model: 
     # CR 614.1c, 107.3: the X it was cast with, for "enters the battlefield with X counters"
     cast_with = [f"cast_with_x({asp_string(item.id or '')}, {item.x})"] if item.x else []
     return triggers_on(game.pool, after, after, [f"enters({asp_string(item.id or '')})", *cast_with])
+
+
+def _kept_out_as_copy(model: frozenset[clingo.Symbol], oid: str) -> set[str]:
+    """CR 608.3b: the creatures whose copy the entering object can't be put onto the
+    battlefield as, as the rules show it (``cant_enter_as_copy/2``)."""
+    return {s.arguments[1].string for s in atoms(model, "cant_enter_as_copy", 2) if s.arguments[0].string == oid}
 
 
 def _entering_under(model: frozenset[clingo.Symbol]) -> dict[str, str]:

@@ -146,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "land_timing_turn": "{1} can't play a land in another player's turn ({0})",
     "land_timing_stack": "a land can be played only when the stack is empty ({0})",
     "land_already_played": "{0} already played {1} land(s) this turn",
+    "lands_cant_be_played": "{0} can't be played: {1} says players can't play lands",
     "missing_mode": "{0} is modal: a mode must be chosen as it is cast",
     "no_such_mode": "{0} has no mode {1}",
     "no_such_cost": "{0} has no {1} cost",

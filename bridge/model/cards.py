@@ -97,6 +97,11 @@ SIMPLE_ABILITIES = frozenset(
         "permanents_enter_tapped",
         "opponents_permanents_enter_tapped",
         "skip_draw_step",
+        "players_cant_play_lands",
+        "lands_cant_enter",
+        "attacks_as_though_haste",
+        "attacks_as_though_no_defender",
+        "cast_nonland_as_though_flash",
     }
 )
 # Abilities with a quality parameter.
@@ -726,6 +731,11 @@ class ResolveStep(_Strict):
     tapped_and_attacking: bool = Field(
         False, description="put_from_hand: the card enters the battlefield tapped and attacking (CR 508.5)"
     )
+    highest_mana_value: bool = Field(
+        False,
+        description="sacrifice_one: the permanent with the highest converted mana cost among those "
+        "with the quality; of several tied for it, the player chooses one (Tariff)",
+    )
     mill: int | Literal["half"] | None = Field(
         None,
         description="the player (`who`) puts the top N cards of his "
@@ -923,6 +933,8 @@ class ResolveStep(_Strict):
                 raise ValueError(f"unknown reference {ref!r}; known: {', '.join(REFERENCES)}")
         if self.tapped_and_attacking and self.put_from_hand is None:
             raise ValueError("tapped_and_attacking goes with put_from_hand")
+        if self.highest_mana_value and self.sacrifice_one is None:
+            raise ValueError("highest_mana_value goes with sacrifice_one")
         if self.create_tokens is not None and not isinstance(self.create_tokens.get("card"), str):
             raise ValueError("create_tokens needs {card: <token card name>, count: N}")
         if self.divided and (self.deal_damage is None or self.to != "each_target"):
@@ -966,6 +978,8 @@ class ResolveStep(_Strict):
             out.append(f"step_under_you({key}, {index}).")
         if self.tapped_and_attacking:
             out.append(f"step_attacking({key}, {index}).")
+        if self.highest_mana_value:
+            out.append(f"step_highest_mana_value({key}, {index}).")
         out += [f"step_filter({key}, {index}, {part})." for part in (self.where.parts() if self.where else [])]
         if self.count is not None:
             out.append(f"step_counts({key}, {index}).")
