@@ -31,6 +31,7 @@ _MAY_TRIGGER = (
     "rampage",
     "provoke",
     "fading(",
+    "champion(",
     "enter_tapped",
     "enters_tapped",
 )
@@ -62,6 +63,7 @@ _EVENT_TRIGGERS = {
         "enters_tapped",
         "permanents_enter_tapped",
         "fading(",
+        "champion(",
     ),
 }
 

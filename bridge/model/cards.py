@@ -112,6 +112,7 @@ QUALITY_ABILITIES = frozenset(
         "reduces_cost_of",
         "prevent_one_to_your",
         "enters_tapped_unless_you_control",
+        "champion",
     }
 )
 # Abilities with a number parameter.

@@ -306,8 +306,8 @@ class StackObject(Model):
     )
     keyword: str | None = Field(
         None,
-        description="a triggered keyword ability of the source: exalted, bushido(N), fading(N) (CR 702.80, "
-        "702.42, 702.29)",
+        description="a triggered keyword ability of the source: exalted, bushido(N), fading(N), champion(Q) and "
+        "champion_return(Q) (CR 702.80, 702.42, 702.29, 702.69)",
     )
     about: str | None = Field(None, description='the object the trigger event was about ("that creature")')
     about_controller: str | None = Field(
