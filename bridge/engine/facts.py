@@ -256,6 +256,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")
+            if perm.put_with is not None:  # CR 607.2c
+                out.append(f"put_with({o}, {asp_string(perm.put_with)}).")
             if perm.seen_controller is not None:
                 out.append(f"seen_controller({o}, {asp_string(perm.seen_controller)}).")
             for flag in (

@@ -332,11 +332,18 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
 
 
 def create_tokens(
-    game: Board, state: GameState, player: str, card_slug: str, n: int, blocking: str | None = None
+    game: Board,
+    state: GameState,
+    player: str,
+    card_slug: str,
+    n: int,
+    blocking: str | None = None,
+    put_with: str | None = None,
 ) -> GameState:
     """CR 110.5b: tokens enter the battlefield under the player's control; CR 509.7: blocking
     an attacking creature, placed last in its damage assignment order when it has one (the
-    active player may announce another order)."""
+    active player may announce another order); CR 607.2c: remembering the object whose linked
+    ability put them there."""
     if card_slug not in game.pool:
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
     card = game.pool.get(card_slug)
@@ -352,6 +359,7 @@ def create_tokens(
                 sick=True,
                 blocking=[blocking] if blocking else [],
                 timestamp=next_timestamp(state) + len(new),
+                put_with=put_with,
             )
         )
     players = [

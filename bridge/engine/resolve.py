@@ -185,6 +185,7 @@ class _Outcome:
     from_library: list[str] = field(default_factory=list)
     to_bottom: list[str] = field(default_factory=list)
     tokens: list[tuple[str, str, int]] = field(default_factory=list)
+    tokens_put_with: str | None = None  # CR 607.2c: the object the new tokens are linked to
     blocked: str | None = None
     exiled_cards: list[str] = field(default_factory=list)
     searches: list[tuple[str, str, str]] = field(default_factory=list)
@@ -441,6 +442,12 @@ def _create_tokens_result(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.tokens.append((args[0].string, args[1].string, args[2].number))
 
 
+def _tokens_put_with(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 607.2c: the tokens are put onto the battlefield with this object (a linked ability of it
+    refers to them)."""
+    out.tokens_put_with = args[0].string
+
+
 def _tokens_block(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 509.7: the tokens enter blocking this attacking creature."""
     out.blocked = args[0].string
@@ -532,6 +539,7 @@ RESULTS: dict[str, _Collect] = {
     "from_library": _from_library,
     "to_bottom": _to_bottom,
     "create_tokens": _create_tokens_result,
+    "tokens_put_with": _tokens_put_with,
     "tokens_block": _tokens_block,
     "exile_card": _exile_card,
     "search": _search,
@@ -811,7 +819,7 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
 def _new_tokens(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """CR 110.5: tokens enter the battlefield (509.7: blocking, when the rules say so)."""
     for player, card_name, n in out.tokens:
-        state = create_tokens(game, state, player, card_name, n, out.blocked)
+        state = create_tokens(game, state, player, card_name, n, out.blocked, out.tokens_put_with)
     return state
 
 

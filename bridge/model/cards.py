@@ -560,6 +560,7 @@ REFERENCES = (
     "each_creature_target_controls",
     "each_target",
     "exiled_with_this",
+    "put_with_this",
 )
 
 
@@ -1128,12 +1129,13 @@ class TriggeredAbility(_Strict):
         "graveyard (a card you own); another_enters_battlefield: "
         "only under your control",
     )
-    of: Literal["self", "enchanted"] = Field(
+    of: Literal["self", "enchanted", "put_with_this"] = Field(
         "self",
         description="beginning_of_upkeep (and the other steps): "
         "`enchanted` for the turn of the enchanted creature's controller; "
         "becomes_tapped, deals_damage, leaves_battlefield: the source itself or the permanent "
-        "it enchants",
+        "it enchants; leaves_battlefield: `put_with_this`, a permanent another ability of the source "
+        "put onto the battlefield (linked abilities, CR 607.2c)",
     )
     if_: Condition | None = Field(
         None,
@@ -1153,6 +1155,8 @@ class TriggeredAbility(_Strict):
 
     @model_validator(mode="after")
     def _modes_alone(self) -> TriggeredAbility:
+        if self.of == "put_with_this" and self.when != "leaves_battlefield":
+            raise ValueError("`of: put_with_this` goes with `when: leaves_battlefield` only")
         if self.modes and (self.targets or self.resolve or self.effect is not None):
             raise ValueError("a modal triggered ability has its targets and steps in its modes only")
         if len(self.modes) == 1:
@@ -1506,8 +1510,8 @@ class Card(_Strict):
                 qualities.update(trigger.object.all_terms())
             if trigger.whose == "you":
                 out.append(f"trigger_whose({key}, you).")
-            if trigger.of == "enchanted":
-                out.append(f"trigger_of({key}, enchanted).")
+            if trigger.of != "self":
+                out.append(f"trigger_of({key}, {trigger.of}).")
             if trigger.if_ is not None:
                 out.append(f"trigger_if({key}, {trigger.if_.term()}).")
             out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)

@@ -163,6 +163,11 @@ class Permanent(Model):
     )
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)
+    put_with: str | None = Field(
+        None,
+        description="the object whose ability put it onto the battlefield, when another ability of that "
+        'object refers to what was "put onto the battlefield with" it (linked abilities, CR 607.2c)',
+    )
 
     @model_validator(mode="before")
     @classmethod
