@@ -374,7 +374,8 @@ class Affects(_Strict):
 
 
 class TextChange(_Strict):
-    """Replace one color word or basic land type by another in an object's text (CR 612.2)."""
+    """Replace one color word, basic land type or creature type by another in an object's text
+    (CR 612.2)."""
 
     # written "from" in files; a state copied in Python (model_dump) carries "from_"
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
@@ -384,13 +385,20 @@ class TextChange(_Strict):
 
     @model_validator(mode="after")
     def _words(self) -> TextChange:
-        words = set(COLORS.values()) | set(BASIC_LAND_MANA)
-        for word in (self.from_, self.to):
-            if _const(word) not in words:
-                raise ValueError(f"{word!r} is neither a color word nor a basic land type")
-        kinds = {_const(w) in COLORS.values() for w in (self.from_, self.to)}
+        def kind(word: str) -> str:
+            if _const(word) in COLORS.values():
+                return "color word"
+            if _const(word) in BASIC_LAND_MANA:
+                return "basic land type"
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", _const(word)):
+                raise ValueError(f"{word!r} is neither a color word, a basic land type nor a creature type")
+            return "creature type"
+
+        kinds = {kind(w) for w in (self.from_, self.to)}
         if len(kinds) != 1:
-            raise ValueError("a color word is replaced by a color word, a land type by a land type")
+            raise ValueError(
+                "a color word is replaced by a color word, a land type by a land type, a creature type by another"
+            )
         return self
 
 
@@ -406,7 +414,9 @@ class _EffectParts(_Strict):
     # layer 2 (CR 613.1b)
     gain_control: bool = Field(False, description="the effect's controller gains control of the objects (layer 2)")
     # layer 3 (CR 613.1c, 612)
-    text_change: TextChange | None = Field(None, description="a color word or basic land type replaced (layer 3)")
+    text_change: TextChange | None = Field(
+        None, description="a color word, basic land type or creature type replaced (layer 3)"
+    )
     # layer 4 (CR 613.1d, 305.7)
     add_types: _TYPE_LIST = Field(default_factory=list, description="card types added (layer 4)")
     remove_types: _TYPE_LIST = Field(default_factory=list, description="card types removed (layer 4)")
