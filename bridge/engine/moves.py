@@ -15,7 +15,14 @@ import clingo
 
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.replacement import _instead, draw_replaced, graveyard_destinations, life_gain_replaced, sources
+from bridge.engine.replacement import (
+    _instead,
+    draw_replaced,
+    draw_replacement,
+    graveyard_destinations,
+    life_gain_replaced,
+    sources,
+)
 from bridge.engine.replacement import sources as replacement_sources
 from bridge.engine.solver import atoms, symbol_text
 from bridge.engine.triggers import leaving_events, triggers_on
@@ -173,12 +180,29 @@ def return_instead_of_draw(state: GameState, player: str, pool: CardPool | None 
     """CR 614.11, 614.11a: one draw of the player, as the rules show it replaced now (each
     draw of a sequence is asked about in turn): a card returned from the graveyard to the
     hand (the player's choice; the bridge's default: the card put there last), or the game
-    lost when there is none (Forbidden Crypt); not replaced any more, the card is drawn."""
-    instead = _instead(sources(pool, state), "draw", player)
-    if instead is None:
+    lost when there is none (Forbidden Crypt); dredge: the top N cards of the library milled
+    and the card returned from the graveyard to the hand (702.49a); not replaced any more, the
+    card is drawn."""
+    found = draw_replacement(sources(pool, state), player)
+    instead = found.instead if found is not None else None
+    if found is None:
         return draw(state, player, 1, pool)
     if instead == "lose_game":
         return lose(pool, state, player)
+    if instead == "dredge":
+        state = mill(state, player, found.amount, pool)
+        players = [
+            p.model_copy(
+                update={
+                    "graveyard": [c for c in p.graveyard if c.id != found.id],
+                    "hand": [*p.hand, *(c for c in p.graveyard if c.id == found.id)],
+                }
+            )
+            if p.name == player
+            else p
+            for p in state.players
+        ]
+        return state.model_copy(update={"players": players})
     players = [
         p.model_copy(update={"graveyard": p.graveyard[:-1], "hand": [*p.hand, p.graveyard[-1]]})
         if p.name == player

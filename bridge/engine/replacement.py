@@ -42,6 +42,7 @@ _ABILITIES = (
     "life_gain_draws_instead",
     "replaces_losing",
     "cant_lose_game",
+    "dredge",
 )
 
 
@@ -53,13 +54,15 @@ _MAY_REPLACE = re.compile(r"\b(" + "|".join(_ABILITIES) + r")\b")
 class Source:
     """A replacement effect the rules show on a player's event: the ``event`` (``lose``,
     ``draw`` or ``gain_life``) of ``player`` happens as ``instead`` (``restart``,
-    ``return_from_graveyard``, ``lose_game``, ``draw``) through the static ability of the
-    permanent ``id``.  ``cant_lose`` (with no source) says the player can't lose the game."""
+    ``return_from_graveyard``, ``lose_game``, ``draw``, ``dredge``) through the static ability of the
+    permanent ``id`` (for ``dredge``, of the card ``id`` in the player's graveyard, with its
+    number ``amount``).  ``cant_lose`` (with no source) says the player can't lose the game."""
 
     id: str
     event: str
     player: str
     instead: str
+    amount: int = 0
 
 
 # whether a card mentions one of these abilities, for each pool (a pool's cards may differ
@@ -75,14 +78,16 @@ def _mentions(pool: CardPool, card: str) -> bool:
 
 
 def _may_have_one(pool: CardPool, state: GameState) -> bool:
-    """Whether a permanent's card (or the card it copies) or an effect mentions one of these
-    abilities at all: if not, nothing on the battlefield can replace these events and the
-    rules needn't be asked."""
+    """Whether a permanent's card (or the card it copies), a card in a graveyard (dredge) or an
+    effect mentions one of these abilities at all: if not, nothing can replace these events
+    and the rules needn't be asked."""
     cards = {p.id: p.card for p in state.permanents()}
     for perm in state.permanents():
         copied = cards.get(perm.chosen.get("copy", "")) or perm.chosen.get("copy_card")
         if _mentions(pool, perm.card) or (copied is not None and _mentions(pool, copied)):
             return True
+    if any(_mentions(pool, c.card) for p in state.players for c in p.graveyard):
+        return True
     return any(_MAY_REPLACE.search(e.model_dump_json()) for e in state.effects)
 
 
@@ -108,9 +113,10 @@ def sources(pool: CardPool | None, state: GameState) -> list[Source]:
     found = []
     for s in _ask(pool, state):
         if s.match("replaced", 3) and s.arguments[0].name in ("lose", "draw", "gain_life"):
-            event = s.arguments[0]
+            event, instead = s.arguments[0], s.arguments[1]
+            amount = instead.arguments[0].number if instead.arguments else 0
             found.append(
-                Source(symbol_text(s.arguments[2]), event.name, symbol_text(event.arguments[0]), s.arguments[1].name)
+                Source(symbol_text(s.arguments[2]), event.name, symbol_text(event.arguments[0]), instead.name, amount)
             )
         elif s.match("cant_lose", 1):
             found.append(Source("", "lose", symbol_text(s.arguments[0]), "cant_lose"))
@@ -119,6 +125,11 @@ def sources(pool: CardPool | None, state: GameState) -> list[Source]:
 
 def _instead(found: list[Source], event: str, player: str) -> str | None:
     return next((s.instead for s in found if s.event == event and s.player == player), None)
+
+
+def draw_replacement(found: list[Source], player: str) -> Source | None:
+    """CR 614.11: the replacement effect the rules show on a draw of this player, if any."""
+    return next((s for s in found if s.event == "draw" and s.player == player), None)
 
 
 def graveyard_destinations(

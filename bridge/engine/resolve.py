@@ -36,6 +36,8 @@ from bridge.engine.moves import (
     to_zone,
 )
 from bridge.engine.priority import give_priority
+from bridge.engine.replacement import draw_replaced
+from bridge.engine.replacement import sources as replacement_sources
 from bridge.engine.sba import apply_regeneration
 from bridge.engine.solver import answer, atoms, symbol_text
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
@@ -74,6 +76,7 @@ def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     facts = game.position.facts + f"\nresolving({oid})."
     if paid is not None:
         facts += f"\n{'offer_paid' if paid else 'offer_declined'}({oid})."
+    facts += _draws_replaced(game)
     model = answer(game.modules(*RESOLVING), facts, RESOLVING_PARTS).model
     offer = next(iter(atoms(model, "offers_payment", 2)), None)
     if offer is not None:
@@ -94,6 +97,19 @@ def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     elif where != "none":
         state = to_zone(state, top, where, game.pool)
     return give_priority(Board(state, game.pool), state, state.active)
+
+
+def _draws_replaced(game: Board) -> str:
+    """CR 614.11b: for an instruction that draws a card and then acts on it, the players whose
+    draw the rules show replaced now (replacement.lp), as ``draw_replaced/1`` facts."""
+    if "draw_and_discard_if(" not in game.position.live:
+        return ""
+    found = replacement_sources(game.pool, game.state)
+    return "".join(
+        f"\ndraw_replaced({asp_string(p.name)})."
+        for p in game.state.players
+        if draw_replaced(found, game.state, p.name)
+    )
 
 
 def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:

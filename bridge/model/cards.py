@@ -127,6 +127,7 @@ NUMBER_ABILITIES = frozenset(
         "bushido",
         "rampage",
         "fading",
+        "dredge",
         "cant_be_countered_if_x_at_least",
     }
 )
@@ -647,6 +648,7 @@ QUALITY_STEPS: dict[str, tuple[str, str] | None] = {
     "prevent_next_from": ("to", "you"),
     "reveal_top": None,
     "put_from_hand": None,
+    "draw_and_discard_if": ("who", "you"),
 }
 
 DELAYED_EVENTS = ("leaves_battlefield", "becomes_untapped", "leaves_battlefield_or_becomes_untapped")
@@ -723,6 +725,12 @@ class ResolveStep(_Strict):
         "on the bottom of the library (declined with choose_order: declines)",
     )
     cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
+    draw_and_discard_if: Quality | None = Field(
+        None,
+        description='"draw a card and reveal it; if it is <quality>, discard it": the player (`who`) draws a '
+        "card and discards it if it has this quality; not a card a replacement of the draw put in the hand "
+        "(CR 614.11b)",
+    )
     creatures_enter_under: str | None = Field(
         None,
         description="this turn, a creature that would enter the battlefield under an opponent of this player's "
@@ -911,6 +919,7 @@ class ResolveStep(_Strict):
         "block_cost",
         "poison",
         "add_step",
+        "draw_and_discard_if",
     )
 
     @model_validator(mode="after")
