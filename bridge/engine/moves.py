@@ -85,6 +85,20 @@ def draw(state: GameState, player: str, n: int, pool: CardPool | None = None) ->
     return triggers_on(pool, state, state, events) if events else state
 
 
+def exiled_card_to_graveyard(game: Board, state: GameState, card_id: str) -> GameState:
+    """A card in exile is put into its owner's graveyard (a cost, CR 607.2b); replacement
+    effects may send it elsewhere (614.1a)."""
+    owner = next(p for p in state.players if any(c.id == card_id for c in p.exile))
+    card = next(c for c in owner.exile if c.id == card_id)
+    players = [
+        p.model_copy(update={"exile": [c for c in p.exile if c.id != card_id]}) if p.name == owner.name else p
+        for p in state.players
+    ]
+    state = updated(state, players=players)
+    where = graveyard_destinations(game.pool, state, [(card_id, card.card, owner.name, None)])
+    return place(state, owner.name, CardRef(id=card_id, card=card.card), where.get(card_id, "graveyard"))
+
+
 def discard(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
     """CR 701.7: the player discards n cards; the player's choice, by default the cards listed
     last in the hand. On their way to the graveyard replacement effects may send them
@@ -298,6 +312,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
     704.5d); what was attached to them, blocked by them or attacking them is updated; with a
     card pool, the abilities that trigger on their leaving wait to go on the stack."""
     before = state
+    links: dict[str, str] = {}  # CR 607.2b: a card exiled instead, and the object it is exiled with
     if pool is not None and "graveyard" in moves.values():
         # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
         going = [
@@ -307,7 +322,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
             if moves.get(perm.id or "") == "graveyard"
         ]
         tokens = frozenset(perm.id or "" for perm in before.permanents() if perm.token)
-        instead = graveyard_destinations(pool, before, going, tokens=tokens)
+        instead = graveyard_destinations(pool, before, going, tokens=tokens, links=links)
         moves = {
             **moves,
             **{
@@ -332,7 +347,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
         for oid, perm in leaving.items():
             if owners[oid] != player.name or perm.token:
                 continue
-            ref = CardRef(id=oid, card=perm.card)
+            ref = CardRef(id=oid, card=perm.card, exiled_with=links.get(oid) if moves[oid] == "exile" else None)
             where = moves[oid]
             if where == "put_on_top":
                 update["library"] = [ref, *update.get("library", player.library)]

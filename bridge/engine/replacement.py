@@ -137,11 +137,13 @@ def graveyard_destinations(
     state: GameState,
     cards: Sequence[tuple[str, str, str, str | None]],
     tokens: frozenset[str] = frozenset(),
+    links: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """CR 614.1a, 616.1: where each card (or token: ``tokens``) that would be put into its
     owner's graveyard goes, as the rules show: ``exile``, ``library`` (shuffled in), or
     ``graveyard``.  ``cards`` are (id, card, owner, controller if it is a permanent on the
-    battlefield of ``state``)."""
+    battlefield of ``state``).  ``links`` receives, for each card exiled instead, the object
+    whose linked replacement effect exiled it, when the rules show one (607.2b)."""
     if not cards:
         return {}
     pool = _pool(pool)
@@ -157,7 +159,18 @@ def graveyard_destinations(
             extra += printed.facts()  # its text, though it may have left its zone already
         if oid in tokens:
             extra.append(f"token({asp_string(oid)}).")
-    return {**out, **destinations_shown(_ask(pool, state, extra), out)}
+    model = _ask(pool, state, extra)
+    if links is not None:
+        links.update(links_shown(model))
+    return {**out, **destinations_shown(model, out)}
+
+
+def links_shown(model: Iterable[clingo.Symbol]) -> dict[str, str]:
+    """CR 607.2b, 614.13: the cards a replacement effect exiles instead, each with the object whose
+    linked ability refers to them, as the rules show (``exiled_with_instead/2``)."""
+    return {
+        symbol_text(s.arguments[0]): symbol_text(s.arguments[1]) for s in model if s.match("exiled_with_instead", 2)
+    }
 
 
 def destinations_shown(model: Iterable[clingo.Symbol], ids: Iterable[str]) -> dict[str, str]:

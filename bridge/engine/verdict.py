@@ -132,6 +132,7 @@ MESSAGES: dict[str, str] = {
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
     "life_cost": "{0} can't pay {1} life",
     "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",
+    "exiled_card_cost": "{0} has no card exiled with it to put into its owner's graveyard",
     "once_each_turn": "{0}'s ability can be activated only once each turn",
     "before_attackers_only": "{0}'s ability can be activated only during its controller's turn, before attackers "
     "are declared",

@@ -83,6 +83,7 @@ SIMPLE_ABILITIES = frozenset(
         "exile_your_graveyard_cards",
         "shuffle_into_library_instead_of_graveyard",
         "exile_permanents_instead_of_graveyard",
+        "other_creatures_exiled_instead_of_graveyard",
         "damage_to_you_redirected_to_enchanted",
         "cant_lose_game",
         "prevent_one_to_you_from_opponents",
@@ -1232,6 +1233,11 @@ class ActivatedAbility(_Strict):
     )
     pay_life: int = Field(0, ge=0)
     discard_cost: int = Field(0, ge=0, description="discard this many cards as a cost (the last ones by default)")
+    exiled_card_cost: bool = Field(
+        False,
+        description='"Put a card exiled with <this> into its owner\'s graveyard" in the cost: a card its linked '
+        "replacement effect exiled (CR 607.2b; by default the one with the smallest id)",
+    )
     loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
     sorcery_speed: bool = Field(False, description="activate only as a sorcery (CR 602.5d)")
     once_each_turn: bool = Field(False, description="activate only once each turn (CR 602.5b)")
@@ -1580,6 +1586,8 @@ class Card(_Strict):
                 qualities.update(activated.sacrifice_cost.all_terms())
             if activated.discard_cost:
                 out.append(f"ability_discard({key}, {activated.discard_cost}).")
+            if activated.exiled_card_cost:
+                out.append(f"ability_exiled_card_cost({key}).")
             if activated.loyalty is not None:
                 out.append(f"ability_loyalty({key}, {activated.loyalty}).")
         out += [f"mentioned_quality({q})." for q in sorted(qualities)]
