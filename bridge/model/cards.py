@@ -84,6 +84,7 @@ SIMPLE_ABILITIES = frozenset(
         "shuffle_into_library_instead_of_graveyard",
         "exile_permanents_instead_of_graveyard",
         "other_creatures_exiled_instead_of_graveyard",
+        "skip_turn_to_untap",
         "damage_to_you_redirected_to_enchanted",
         "cant_lose_game",
         "prevent_one_to_you_from_opponents",
