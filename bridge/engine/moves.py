@@ -480,7 +480,8 @@ def take_from_library(
 
 
 def _chooses(card: Card) -> set[str]:
-    """What a card's abilities ask for as it enters: a color, a creature type (614.12)."""
+    """What a card's abilities ask for as it enters: a color, a creature type, a basic land
+    type, a card name (614.12)."""
     needs: set[str] = set()
 
     def walk(value: object, key: str = "") -> None:
@@ -496,6 +497,8 @@ def _chooses(card: Card) -> set[str]:
             needs.add("color" if key == "color" else "creature_type")
 
     walk([a.model_dump() if hasattr(a, "model_dump") else a for a in card.abilities])
+    if any(getattr(a, "keyword", None) == "named_card_cant_be_cast" for a in card.abilities):
+        needs.add("card_name")  # "as <this> enters the battlefield, name a nonland card"
     return needs
 
 
@@ -513,7 +516,8 @@ def as_enters_choices(
     power, if any), then the color, creature type or basic land type its abilities (or the
     copied ones) ask for (default: the color most common among the opponent's permanents,
     else white; the creature type most common among the player's creatures, else its own
-    first; the basic land type most common among the player's lands, else plains).  The
+    first; the basic land type most common among the player's lands, else plains; a card
+    name: see below).  The
     player's stated choices (``as_enters``) come first."""
     stated = dict(state.player(controller).as_enters.get(oid, {}))
     chosen: dict[str, str] = {}
@@ -548,6 +552,15 @@ def as_enters_choices(
             ]
             order = list(COLORS.values())
             chosen["color"] = max(order, key=lambda c: (colors.count(c), -order.index(c))) if colors else "white"
+        elif need == "card_name":
+            # the bridge's default: the nonland card with the smallest id in an opponent's hand,
+            # else the permanent's own name
+            hand = sorted(
+                (c.id or "", c.card)
+                for c in state.player(state.opponent(controller)).hand
+                if "land" not in game.pool.get(c.card).types
+            )
+            chosen["card_name"] = game.pool.get(hand[0][1]).name if hand else card.name
         elif need == "land_type":
             basics = ("plains", "island", "swamp", "mountain", "forest")
             have = [

@@ -85,6 +85,7 @@ SIMPLE_ABILITIES = frozenset(
         "exile_permanents_instead_of_graveyard",
         "other_creatures_exiled_instead_of_graveyard",
         "skip_turn_to_untap",
+        "named_card_cant_be_cast",
         "damage_to_you_redirected_to_enchanted",
         "cant_lose_game",
         "prevent_one_to_you_from_opponents",

@@ -273,7 +273,7 @@ class Player(Model):
         default_factory=dict,
         description="object id -> the choices the "
         "player makes as it enters the battlefield ({copy: <id>, color: red, "
-        "creature_type: elf, land_type: island}, CR 614.1c, 614.12)",
+        "creature_type: elf, land_type: island, card_name: Lightning Bolt}, CR 614.1c, 614.12)",
     )
     declines: list[str] = Field(
         default_factory=list,
