@@ -378,11 +378,12 @@ def create_tokens(
     n: int,
     blocking: str | None = None,
     put_with: str | None = None,
+    words: dict[str, str] | None = None,
 ) -> GameState:
     """CR 110.5b: tokens enter the battlefield under the player's control; CR 509.7: blocking
     an attacking creature, placed last in its damage assignment order when it has one (the
     active player may announce another order); CR 607.2c: remembering the object whose linked
-    ability put them there."""
+    ability put them there; CR 612.2a: defined with the words the rules show changed."""
     if card_slug not in game.pool:
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
     card = game.pool.get(card_slug)
@@ -399,6 +400,7 @@ def create_tokens(
                 blocking=[blocking] if blocking else [],
                 timestamp=next_timestamp(state) + len(new),
                 put_with=put_with,
+                token_words=words or {},
             )
         )
     players = [

@@ -202,6 +202,7 @@ class _Outcome:
     to_bottom: list[str] = field(default_factory=list)
     tokens: list[tuple[str, str, int]] = field(default_factory=list)
     tokens_put_with: str | None = None  # CR 607.2c: the object the new tokens are linked to
+    token_words: dict[str, dict[str, str]] = field(default_factory=dict)  # CR 612.2a: token card -> words
     blocked: str | None = None
     exiled_cards: list[str] = field(default_factory=list)
     searches: list[tuple[str, str, str]] = field(default_factory=list)
@@ -464,6 +465,11 @@ def _tokens_put_with(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.tokens_put_with = args[0].string
 
 
+def _tokens_text(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 612.2a: the tokens of this card are defined with a creature type word changed."""
+    out.token_words.setdefault(args[0].string, {})[args[1].name] = args[2].name
+
+
 def _tokens_block(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 509.7: the tokens enter blocking this attacking creature."""
     out.blocked = args[0].string
@@ -556,6 +562,7 @@ RESULTS: dict[str, _Collect] = {
     "to_bottom": _to_bottom,
     "create_tokens": _create_tokens_result,
     "tokens_put_with": _tokens_put_with,
+    "tokens_text": _tokens_text,
     "tokens_block": _tokens_block,
     "exile_card": _exile_card,
     "search": _search,
@@ -835,7 +842,9 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
 def _new_tokens(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """CR 110.5: tokens enter the battlefield (509.7: blocking, when the rules say so)."""
     for player, card_name, n in out.tokens:
-        state = create_tokens(game, state, player, card_name, n, out.blocked, out.tokens_put_with)
+        state = create_tokens(
+            game, state, player, card_name, n, out.blocked, out.tokens_put_with, out.token_words.get(card_name, {})
+        )
     return state
 
 

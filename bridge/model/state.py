@@ -163,6 +163,11 @@ class Permanent(Model):
     )
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)
+    token_words: dict[str, str] = Field(
+        default_factory=dict,
+        description="a token made by a spell or ability whose text a text-changing effect changed: the creature "
+        "type words of its definition replaced, in its subtypes and its name (CR 612.2a)",
+    )
     put_with: str | None = Field(
         None,
         description="the object whose ability put it onto the battlefield, when another ability of that "
