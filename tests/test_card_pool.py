@@ -28,7 +28,7 @@ KEYWORD = re.compile(
     r"(flying|reach|fear|intimidate|shadow|horsemanship|defender|haste|vigilance|first strike|"
     r"double strike|deathtouch|lifelink|trample|banding|flash|shroud|wither|exalted|flanking|"
     r"provoke|phasing|indestructible|changeling|split second|morph|fading|rampage|bushido|"
-    r"entwine|kicker|buyback|flashback|equip|enchant|protection|bands with other|"
+    r"champion|dredge|entwine|kicker|buyback|flashback|equip|enchant|protection|bands with other|"
     r"(?:\w+ )?\w*walk)\b(.*)",
     re.I,
 )

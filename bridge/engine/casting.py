@@ -19,7 +19,7 @@ from bridge.engine.acting import (
 )
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.moves import discard, move_permanents
+from bridge.engine.moves import discard, exiled_card_to_graveyard, move_permanents
 from bridge.engine.priority import give_priority
 from bridge.engine.resolve import resolve_top
 from bridge.engine.solver import atoms
@@ -91,6 +91,11 @@ def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol
     state = updated(state, players=players)
     if ability.discard_cost:
         state = discard(state, item.controller or state.active, ability.discard_cost, game.pool)
+    if ability.exiled_card_cost:
+        # CR 607.2b: a card exiled with the source, of those the rules show (the player's choice;
+        # the bridge's default: the smallest id)
+        card = min(s.arguments[1].string for s in atoms(model, "exiled_card_for_cost", 2))
+        state = exiled_card_to_graveyard(game, state, card)
     if ability.sacrifice_self:
         state = move_permanents(state, {action.source: "graveyard"}, game.pool)
     if action.sacrifice:
@@ -106,6 +111,7 @@ def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol
         state.pending_triggers
         or ability.pay_life
         or ability.discard_cost
+        or ability.exiled_card_cost
         or ability.sacrifice_self
         or action.sacrifice
         or (ability.loyalty or 0) < 0

@@ -106,6 +106,11 @@ def stamps(state: GameState) -> tuple[dict[str, int], list[int]]:
 _PLAYER_FACTS: dict[int, tuple[Player, CardPool, list[str], dict[str, Card]]] = {}
 
 
+def _word_name(word: str) -> str:
+    """A creature type word as it is written in a name: ``elf`` -> ``Elf``."""
+    return " ".join(part.capitalize() for part in word.split("_"))
+
+
 def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list[str], dict[str, Card]]:
     """A player's facts (life, counts, the cards in the zones but the battlefield) and the
     cards of the objects in all the player's zones."""
@@ -256,6 +261,13 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
             out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
             if perm.frozen:
                 out.append(f"frozen({o}).")
+            for word, new in sorted(perm.token_words.items()):  # CR 612.2a: the name as the words spell it
+                renamed = re.sub(rf"\b{re.escape(_word_name(word))}\b", _word_name(new), card.name)
+                out.append(
+                    f"token_word({o}, {slug(word)}, {slug(new)}, {asp_string(card.name)}, {asp_string(renamed)})."
+                )
+            if perm.put_with is not None:  # CR 607.2c
+                out.append(f"put_with({o}, {asp_string(perm.put_with)}).")
             if perm.seen_controller is not None:
                 out.append(f"seen_controller({o}, {asp_string(perm.seen_controller)}).")
             for flag in (

@@ -15,7 +15,14 @@ import clingo
 
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.replacement import _instead, draw_replaced, graveyard_destinations, life_gain_replaced, sources
+from bridge.engine.replacement import (
+    _instead,
+    draw_replaced,
+    draw_replacement,
+    graveyard_destinations,
+    life_gain_replaced,
+    sources,
+)
 from bridge.engine.replacement import sources as replacement_sources
 from bridge.engine.solver import atoms, symbol_text
 from bridge.engine.triggers import leaving_events, triggers_on
@@ -76,6 +83,20 @@ def draw(state: GameState, player: str, n: int, pool: CardPool | None = None) ->
         card = pool.get(first[1]).id
         events.append(f"first_draw({asp_string(player)}, {asp_string(first[0])}, {asp_string(card)})")
     return triggers_on(pool, state, state, events) if events else state
+
+
+def exiled_card_to_graveyard(game: Board, state: GameState, card_id: str) -> GameState:
+    """A card in exile is put into its owner's graveyard (a cost, CR 607.2b); replacement
+    effects may send it elsewhere (614.1a)."""
+    owner = next(p for p in state.players if any(c.id == card_id for c in p.exile))
+    card = next(c for c in owner.exile if c.id == card_id)
+    players = [
+        p.model_copy(update={"exile": [c for c in p.exile if c.id != card_id]}) if p.name == owner.name else p
+        for p in state.players
+    ]
+    state = updated(state, players=players)
+    where = graveyard_destinations(game.pool, state, [(card_id, card.card, owner.name, None)])
+    return place(state, owner.name, CardRef(id=card_id, card=card.card), where.get(card_id, "graveyard"))
 
 
 def discard(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
@@ -173,12 +194,29 @@ def return_instead_of_draw(state: GameState, player: str, pool: CardPool | None 
     """CR 614.11, 614.11a: one draw of the player, as the rules show it replaced now (each
     draw of a sequence is asked about in turn): a card returned from the graveyard to the
     hand (the player's choice; the bridge's default: the card put there last), or the game
-    lost when there is none (Forbidden Crypt); not replaced any more, the card is drawn."""
-    instead = _instead(sources(pool, state), "draw", player)
-    if instead is None:
+    lost when there is none (Forbidden Crypt); dredge: the top N cards of the library milled
+    and the card returned from the graveyard to the hand (702.49a); not replaced any more, the
+    card is drawn."""
+    found = draw_replacement(sources(pool, state), player)
+    instead = found.instead if found is not None else None
+    if found is None:
         return draw(state, player, 1, pool)
     if instead == "lose_game":
         return lose(pool, state, player)
+    if instead == "dredge":
+        state = mill(state, player, found.amount, pool)
+        players = [
+            p.model_copy(
+                update={
+                    "graveyard": [c for c in p.graveyard if c.id != found.id],
+                    "hand": [*p.hand, *(c for c in p.graveyard if c.id == found.id)],
+                }
+            )
+            if p.name == player
+            else p
+            for p in state.players
+        ]
+        return state.model_copy(update={"players": players})
     players = [
         p.model_copy(update={"graveyard": p.graveyard[:-1], "hand": [*p.hand, p.graveyard[-1]]})
         if p.name == player
@@ -274,6 +312,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
     704.5d); what was attached to them, blocked by them or attacking them is updated; with a
     card pool, the abilities that trigger on their leaving wait to go on the stack."""
     before = state
+    links: dict[str, str] = {}  # CR 607.2b: a card exiled instead, and the object it is exiled with
     if pool is not None and "graveyard" in moves.values():
         # CR 614.1a, 616.1: a card on its way to a graveyard may go elsewhere instead
         going = [
@@ -283,7 +322,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
             if moves.get(perm.id or "") == "graveyard"
         ]
         tokens = frozenset(perm.id or "" for perm in before.permanents() if perm.token)
-        instead = graveyard_destinations(pool, before, going, tokens=tokens)
+        instead = graveyard_destinations(pool, before, going, tokens=tokens, links=links)
         moves = {
             **moves,
             **{
@@ -308,7 +347,7 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
         for oid, perm in leaving.items():
             if owners[oid] != player.name or perm.token:
                 continue
-            ref = CardRef(id=oid, card=perm.card)
+            ref = CardRef(id=oid, card=perm.card, exiled_with=links.get(oid) if moves[oid] == "exile" else None)
             where = moves[oid]
             if where == "put_on_top":
                 update["library"] = [ref, *update.get("library", player.library)]
@@ -332,11 +371,19 @@ def move_permanents(state: GameState, moves: dict[str, str], pool: CardPool | No
 
 
 def create_tokens(
-    game: Board, state: GameState, player: str, card_slug: str, n: int, blocking: str | None = None
+    game: Board,
+    state: GameState,
+    player: str,
+    card_slug: str,
+    n: int,
+    blocking: str | None = None,
+    put_with: str | None = None,
+    words: dict[str, str] | None = None,
 ) -> GameState:
     """CR 110.5b: tokens enter the battlefield under the player's control; CR 509.7: blocking
     an attacking creature, placed last in its damage assignment order when it has one (the
-    active player may announce another order)."""
+    active player may announce another order); CR 607.2c: remembering the object whose linked
+    ability put them there; CR 612.2a: defined with the words the rules show changed."""
     if card_slug not in game.pool:
         raise InputError(f"the token card {card_slug!r} is not in the card pool")
     card = game.pool.get(card_slug)
@@ -352,6 +399,8 @@ def create_tokens(
                 sick=True,
                 blocking=[blocking] if blocking else [],
                 timestamp=next_timestamp(state) + len(new),
+                put_with=put_with,
+                token_words=words or {},
             )
         )
     players = [
@@ -432,7 +481,8 @@ def take_from_library(
 
 
 def _chooses(card: Card) -> set[str]:
-    """What a card's abilities ask for as it enters: a color, a creature type (614.12)."""
+    """What a card's abilities ask for as it enters: a color, a creature type, a basic land
+    type, a card name (614.12)."""
     needs: set[str] = set()
 
     def walk(value: object, key: str = "") -> None:
@@ -448,6 +498,8 @@ def _chooses(card: Card) -> set[str]:
             needs.add("color" if key == "color" else "creature_type")
 
     walk([a.model_dump() if hasattr(a, "model_dump") else a for a in card.abilities])
+    if any(getattr(a, "keyword", None) == "named_card_cant_be_cast" for a in card.abilities):
+        needs.add("card_name")  # "as <this> enters the battlefield, name a nonland card"
     return needs
 
 
@@ -465,7 +517,8 @@ def as_enters_choices(
     power, if any), then the color, creature type or basic land type its abilities (or the
     copied ones) ask for (default: the color most common among the opponent's permanents,
     else white; the creature type most common among the player's creatures, else its own
-    first; the basic land type most common among the player's lands, else plains).  The
+    first; the basic land type most common among the player's lands, else plains; a card
+    name: see below).  The
     player's stated choices (``as_enters``) come first."""
     stated = dict(state.player(controller).as_enters.get(oid, {}))
     chosen: dict[str, str] = {}
@@ -500,6 +553,15 @@ def as_enters_choices(
             ]
             order = list(COLORS.values())
             chosen["color"] = max(order, key=lambda c: (colors.count(c), -order.index(c))) if colors else "white"
+        elif need == "card_name":
+            # the bridge's default: the nonland card with the smallest id in an opponent's hand,
+            # else the permanent's own name
+            hand = sorted(
+                (c.id or "", c.card)
+                for c in state.player(state.opponent(controller)).hand
+                if "land" not in game.pool.get(c.card).types
+            )
+            chosen["card_name"] = game.pool.get(hand[0][1]).name if hand else card.name
         elif need == "land_type":
             basics = ("plains", "island", "swamp", "mountain", "forest")
             have = [

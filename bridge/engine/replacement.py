@@ -42,6 +42,7 @@ _ABILITIES = (
     "life_gain_draws_instead",
     "replaces_losing",
     "cant_lose_game",
+    "dredge",
 )
 
 
@@ -53,13 +54,15 @@ _MAY_REPLACE = re.compile(r"\b(" + "|".join(_ABILITIES) + r")\b")
 class Source:
     """A replacement effect the rules show on a player's event: the ``event`` (``lose``,
     ``draw`` or ``gain_life``) of ``player`` happens as ``instead`` (``restart``,
-    ``return_from_graveyard``, ``lose_game``, ``draw``) through the static ability of the
-    permanent ``id``.  ``cant_lose`` (with no source) says the player can't lose the game."""
+    ``return_from_graveyard``, ``lose_game``, ``draw``, ``dredge``) through the static ability of the
+    permanent ``id`` (for ``dredge``, of the card ``id`` in the player's graveyard, with its
+    number ``amount``).  ``cant_lose`` (with no source) says the player can't lose the game."""
 
     id: str
     event: str
     player: str
     instead: str
+    amount: int = 0
 
 
 # whether a card mentions one of these abilities, for each pool (a pool's cards may differ
@@ -75,14 +78,16 @@ def _mentions(pool: CardPool, card: str) -> bool:
 
 
 def _may_have_one(pool: CardPool, state: GameState) -> bool:
-    """Whether a permanent's card (or the card it copies) or an effect mentions one of these
-    abilities at all: if not, nothing on the battlefield can replace these events and the
-    rules needn't be asked."""
+    """Whether a permanent's card (or the card it copies), a card in a graveyard (dredge) or an
+    effect mentions one of these abilities at all: if not, nothing can replace these events
+    and the rules needn't be asked."""
     cards = {p.id: p.card for p in state.permanents()}
     for perm in state.permanents():
         copied = cards.get(perm.chosen.get("copy", "")) or perm.chosen.get("copy_card")
         if _mentions(pool, perm.card) or (copied is not None and _mentions(pool, copied)):
             return True
+    if any(_mentions(pool, c.card) for p in state.players for c in p.graveyard):
+        return True
     return any(_MAY_REPLACE.search(e.model_dump_json()) for e in state.effects)
 
 
@@ -108,9 +113,10 @@ def sources(pool: CardPool | None, state: GameState) -> list[Source]:
     found = []
     for s in _ask(pool, state):
         if s.match("replaced", 3) and s.arguments[0].name in ("lose", "draw", "gain_life"):
-            event = s.arguments[0]
+            event, instead = s.arguments[0], s.arguments[1]
+            amount = instead.arguments[0].number if instead.arguments else 0
             found.append(
-                Source(symbol_text(s.arguments[2]), event.name, symbol_text(event.arguments[0]), s.arguments[1].name)
+                Source(symbol_text(s.arguments[2]), event.name, symbol_text(event.arguments[0]), instead.name, amount)
             )
         elif s.match("cant_lose", 1):
             found.append(Source("", "lose", symbol_text(s.arguments[0]), "cant_lose"))
@@ -121,16 +127,23 @@ def _instead(found: list[Source], event: str, player: str) -> str | None:
     return next((s.instead for s in found if s.event == event and s.player == player), None)
 
 
+def draw_replacement(found: list[Source], player: str) -> Source | None:
+    """CR 614.11: the replacement effect the rules show on a draw of this player, if any."""
+    return next((s for s in found if s.event == "draw" and s.player == player), None)
+
+
 def graveyard_destinations(
     pool: CardPool | None,
     state: GameState,
     cards: Sequence[tuple[str, str, str, str | None]],
     tokens: frozenset[str] = frozenset(),
+    links: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """CR 614.1a, 616.1: where each card (or token: ``tokens``) that would be put into its
     owner's graveyard goes, as the rules show: ``exile``, ``library`` (shuffled in), or
     ``graveyard``.  ``cards`` are (id, card, owner, controller if it is a permanent on the
-    battlefield of ``state``)."""
+    battlefield of ``state``).  ``links`` receives, for each card exiled instead, the object
+    whose linked replacement effect exiled it, when the rules show one (607.2b)."""
     if not cards:
         return {}
     pool = _pool(pool)
@@ -146,7 +159,18 @@ def graveyard_destinations(
             extra += printed.facts()  # its text, though it may have left its zone already
         if oid in tokens:
             extra.append(f"token({asp_string(oid)}).")
-    return {**out, **destinations_shown(_ask(pool, state, extra), out)}
+    model = _ask(pool, state, extra)
+    if links is not None:
+        links.update(links_shown(model))
+    return {**out, **destinations_shown(model, out)}
+
+
+def links_shown(model: Iterable[clingo.Symbol]) -> dict[str, str]:
+    """CR 607.2b, 614.13: the cards a replacement effect exiles instead, each with the object whose
+    linked ability refers to them, as the rules show (``exiled_with_instead/2``)."""
+    return {
+        symbol_text(s.arguments[0]): symbol_text(s.arguments[1]) for s in model if s.match("exiled_with_instead", 2)
+    }
 
 
 def destinations_shown(model: Iterable[clingo.Symbol], ids: Iterable[str]) -> dict[str, str]:

@@ -35,6 +35,8 @@ from bridge.engine.moves import (
     to_zone,
 )
 from bridge.engine.priority import give_priority
+from bridge.engine.replacement import draw_replaced
+from bridge.engine.replacement import sources as replacement_sources
 from bridge.engine.sba import apply_regeneration
 from bridge.engine.solver import answer, atoms, symbol_text
 from bridge.engine.triggers import damage_events, lifelink_events, triggers_on
@@ -73,6 +75,7 @@ def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     facts = game.position.facts + f"\nresolving({oid})."
     if paid is not None:
         facts += f"\n{'offer_paid' if paid else 'offer_declined'}({oid})."
+    facts += _draws_replaced(game)
     model = answer(game.modules(*RESOLVING), facts, RESOLVING_PARTS).model
     offer = next(iter(atoms(model, "offers_payment", 2)), None)
     if offer is not None:
@@ -93,6 +96,19 @@ def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     elif where != "none":
         state = to_zone(state, top, where, game.pool)
     return give_priority(Board(state, game.pool), state, state.active)
+
+
+def _draws_replaced(game: Board) -> str:
+    """CR 614.11b: for an instruction that draws a card and then acts on it, the players whose
+    draw the rules show replaced now (replacement.lp), as ``draw_replaced/1`` facts."""
+    if "draw_and_discard_if(" not in game.position.live:
+        return ""
+    found = replacement_sources(game.pool, game.state)
+    return "".join(
+        f"\ndraw_replaced({asp_string(p.name)})."
+        for p in game.state.players
+        if draw_replaced(found, game.state, p.name)
+    )
 
 
 def _leaving_stack(model: frozenset[clingo.Symbol]) -> dict[str, str]:
@@ -196,6 +212,8 @@ class _Outcome:
     from_library: list[str] = field(default_factory=list)
     to_bottom: list[str] = field(default_factory=list)
     tokens: list[tuple[str, str, int]] = field(default_factory=list)
+    tokens_put_with: str | None = None  # CR 607.2c: the object the new tokens are linked to
+    token_words: dict[str, dict[str, str]] = field(default_factory=dict)  # CR 612.2a: token card -> words
     blocked: str | None = None
     exiled_cards: list[str] = field(default_factory=list)
     searches: list[tuple[str, str, str]] = field(default_factory=list)
@@ -452,6 +470,17 @@ def _create_tokens_result(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     out.tokens.append((args[0].string, args[1].string, args[2].number))
 
 
+def _tokens_put_with(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 607.2c: the tokens are put onto the battlefield with this object (a linked ability of it
+    refers to them)."""
+    out.tokens_put_with = args[0].string
+
+
+def _tokens_text(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
+    """CR 612.2a: the tokens of this card are defined with a creature type word changed."""
+    out.token_words.setdefault(args[0].string, {})[args[1].name] = args[2].name
+
+
 def _tokens_block(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
     """CR 509.7: the tokens enter blocking this attacking creature."""
     out.blocked = args[0].string
@@ -543,6 +572,8 @@ RESULTS: dict[str, _Collect] = {
     "from_library": _from_library,
     "to_bottom": _to_bottom,
     "create_tokens": _create_tokens_result,
+    "tokens_put_with": _tokens_put_with,
+    "tokens_text": _tokens_text,
     "tokens_block": _tokens_block,
     "exile_card": _exile_card,
     "search": _search,
@@ -822,7 +853,9 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
 def _new_tokens(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
     """CR 110.5: tokens enter the battlefield (509.7: blocking, when the rules say so)."""
     for player, card_name, n in out.tokens:
-        state = create_tokens(game, state, player, card_name, n, out.blocked)
+        state = create_tokens(
+            game, state, player, card_name, n, out.blocked, out.tokens_put_with, out.token_words.get(card_name, {})
+        )
     return state
 
 

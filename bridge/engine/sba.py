@@ -12,7 +12,7 @@ import clingo
 
 from bridge.engine.board import Board
 from bridge.engine.moves import restart, shuffle
-from bridge.engine.replacement import destinations_shown
+from bridge.engine.replacement import destinations_shown, links_shown
 from bridge.engine.solver import atoms
 from bridge.engine.triggers import leaving_events, triggers_on
 from bridge.engine.updates import remove_from_combat, steps_key, update_permanents
@@ -105,6 +105,7 @@ def apply_sba(
     going to a graveyard goes where ``instead`` says, if it says (614.1a); a creature
     regenerated changes as ``model`` shows (701.11a)."""
     instead = instead or {}
+    links = links_shown(model)
     leaving: set[str] = set()
     ceasing: set[str] = set()
     updates: dict[str, dict[str, object]] = {}
@@ -147,8 +148,11 @@ def apply_sba(
             if perm.id in leaving:
                 if not perm.token:  # CR 704.5d: a token that has left the battlefield ceases to exist
                     where = instead.get(perm.id or "", "graveyard")
+                    # CR 607.2b: a card exiled instead may remember the object whose linked
+                    # replacement effect exiled it
+                    linked = links.get(perm.id) if where == "exile" else None
                     (graveyard if where == "graveyard" else elsewhere[where]).append(
-                        CardRef(id=perm.id, card=perm.card)
+                        CardRef(id=perm.id, card=perm.card, exiled_with=linked)
                     )
                 continue
             if perm.id in ceasing:  # CR 704.5d: a phased-out token

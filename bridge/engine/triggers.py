@@ -32,6 +32,7 @@ _MAY_TRIGGER = (
     "provoke",
     "fading(",
     "enters_with_counters(",
+    "champion(",
     "enter_tapped",
     "enters_tapped",
 )
@@ -64,6 +65,7 @@ _EVENT_TRIGGERS = {
         "permanents_enter_tapped",
         "fading(",
         "enters_with_counters(",
+        "champion(",
     ),
     "cast_with_x": ("enters_with_counters(",),
 }

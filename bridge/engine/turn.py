@@ -91,6 +91,10 @@ def _new_turn(state: GameState, model: frozenset[clingo.Symbol], turn: clingo.Sy
             fields["extra_combats"] = 0
         elif what.match("attacked_this_turn", 1) or what.match("sick", 1):
             permanents.setdefault(what.arguments[0].string, {})[what.name] = False
+    # CR 614.10b: a permanent that skipped its controller's turn untaps, the first thing in the
+    # turn taken
+    for s in atoms(model, "next_turn_untaps", 1):
+        permanents.setdefault(s.arguments[0].string, {})["tapped"] = False
     players = [
         p.model_copy(update={**player_fields[p.name], "skip_turns": p.skip_turns - skipped.get(p.name, 0)})
         for p in state.players

@@ -132,6 +132,7 @@ MESSAGES: dict[str, str] = {
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
     "life_cost": "{0} can't pay {1} life",
     "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",
+    "exiled_card_cost": "{0} has no card exiled with it to put into its owner's graveyard",
     "once_each_turn": "{0}'s ability can be activated only once each turn",
     "before_attackers_only": "{0}'s ability can be activated only during its controller's turn, before attackers "
     "are declared",
@@ -161,6 +162,7 @@ MESSAGES: dict[str, str] = {
     "face_up_without_morph": "{0} would have no morph cost face up, so it can't be turned face up this way",
     "cast_only_after_blockers": "{0} can be cast only during combat after blockers are declared",
     "player_cant_cast": "{0} can't cast spells this turn",
+    "named_card_cant_be_cast": "{0} can't be cast: {1} named its card",
     "split_second": "{0} has split second: while it is on the stack, no other spell can be cast and no ability "
     "but a mana ability activated",
     "sacrifice_cost_missing": "{0} has an additional cost: a permanent to sacrifice must be named",

@@ -83,6 +83,9 @@ SIMPLE_ABILITIES = frozenset(
         "exile_your_graveyard_cards",
         "shuffle_into_library_instead_of_graveyard",
         "exile_permanents_instead_of_graveyard",
+        "other_creatures_exiled_instead_of_graveyard",
+        "skip_turn_to_untap",
+        "named_card_cant_be_cast",
         "damage_to_you_redirected_to_enchanted",
         "cant_lose_game",
         "prevent_one_to_you_from_opponents",
@@ -117,6 +120,7 @@ QUALITY_ABILITIES = frozenset(
         "reduces_cost_of",
         "prevent_one_to_your",
         "enters_tapped_unless_you_control",
+        "champion",
     }
 )
 # Abilities with a number parameter.
@@ -131,6 +135,7 @@ NUMBER_ABILITIES = frozenset(
         "bushido",
         "rampage",
         "fading",
+        "dredge",
         "cant_be_countered_if_x_at_least",
     }
 )
@@ -378,7 +383,8 @@ class Affects(_Strict):
 
 
 class TextChange(_Strict):
-    """Replace one color word or basic land type by another in an object's text (CR 612.2)."""
+    """Replace one color word, basic land type or creature type by another in an object's text
+    (CR 612.2)."""
 
     # written "from" in files; a state copied in Python (model_dump) carries "from_"
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
@@ -388,13 +394,20 @@ class TextChange(_Strict):
 
     @model_validator(mode="after")
     def _words(self) -> TextChange:
-        words = set(COLORS.values()) | set(BASIC_LAND_MANA)
-        for word in (self.from_, self.to):
-            if _const(word) not in words:
-                raise ValueError(f"{word!r} is neither a color word nor a basic land type")
-        kinds = {_const(w) in COLORS.values() for w in (self.from_, self.to)}
+        def kind(word: str) -> str:
+            if _const(word) in COLORS.values():
+                return "color word"
+            if _const(word) in BASIC_LAND_MANA:
+                return "basic land type"
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", _const(word)):
+                raise ValueError(f"{word!r} is neither a color word, a basic land type nor a creature type")
+            return "creature type"
+
+        kinds = {kind(w) for w in (self.from_, self.to)}
         if len(kinds) != 1:
-            raise ValueError("a color word is replaced by a color word, a land type by a land type")
+            raise ValueError(
+                "a color word is replaced by a color word, a land type by a land type, a creature type by another"
+            )
         return self
 
 
@@ -410,7 +423,9 @@ class _EffectParts(_Strict):
     # layer 2 (CR 613.1b)
     gain_control: bool = Field(False, description="the effect's controller gains control of the objects (layer 2)")
     # layer 3 (CR 613.1c, 612)
-    text_change: TextChange | None = Field(None, description="a color word or basic land type replaced (layer 3)")
+    text_change: TextChange | None = Field(
+        None, description="a color word, basic land type or creature type replaced (layer 3)"
+    )
     # layer 4 (CR 613.1d, 305.7)
     add_types: _TYPE_LIST = Field(default_factory=list, description="card types added (layer 4)")
     remove_types: _TYPE_LIST = Field(default_factory=list, description="card types removed (layer 4)")
@@ -564,6 +579,7 @@ REFERENCES = (
     "each_creature_target_controls",
     "each_target",
     "exiled_with_this",
+    "put_with_this",
 )
 
 
@@ -640,6 +656,7 @@ QUALITY_STEPS: dict[str, tuple[str, str] | None] = {
     "prevent_next_from": ("to", "you"),
     "reveal_top": None,
     "put_from_hand": None,
+    "draw_and_discard_if": ("who", "you"),
 }
 
 DELAYED_EVENTS = ("leaves_battlefield", "becomes_untapped", "leaves_battlefield_or_becomes_untapped")
@@ -716,6 +733,12 @@ class ResolveStep(_Strict):
         "on the bottom of the library (declined with choose_order: declines)",
     )
     cant_cast_spells: str | None = Field(None, description="these players can't cast spells this turn (CR 101.2)")
+    draw_and_discard_if: Quality | None = Field(
+        None,
+        description='"draw a card and reveal it; if it is <quality>, discard it": the player (`who`) draws a '
+        "card and discards it if it has this quality; not a card a replacement of the draw put in the hand "
+        "(CR 614.11b)",
+    )
     creatures_enter_under: str | None = Field(
         None,
         description="this turn, a creature that would enter the battlefield under an opponent of this player's "
@@ -909,6 +932,7 @@ class ResolveStep(_Strict):
         "block_cost",
         "poison",
         "add_step",
+        "draw_and_discard_if",
     )
 
     @model_validator(mode="after")
@@ -1141,12 +1165,13 @@ class TriggeredAbility(_Strict):
         "graveyard (a card you own); another_enters_battlefield: "
         "only under your control",
     )
-    of: Literal["self", "enchanted"] = Field(
+    of: Literal["self", "enchanted", "put_with_this"] = Field(
         "self",
         description="beginning_of_upkeep (and the other steps): "
         "`enchanted` for the turn of the enchanted creature's controller; "
         "becomes_tapped, deals_damage, leaves_battlefield: the source itself or the permanent "
-        "it enchants",
+        "it enchants; leaves_battlefield: `put_with_this`, a permanent another ability of the source "
+        "put onto the battlefield (linked abilities, CR 607.2c)",
     )
     if_: Condition | None = Field(
         None,
@@ -1166,6 +1191,8 @@ class TriggeredAbility(_Strict):
 
     @model_validator(mode="after")
     def _modes_alone(self) -> TriggeredAbility:
+        if self.of == "put_with_this" and self.when != "leaves_battlefield":
+            raise ValueError("`of: put_with_this` goes with `when: leaves_battlefield` only")
         if self.modes and (self.targets or self.resolve or self.effect is not None):
             raise ValueError("a modal triggered ability has its targets and steps in its modes only")
         if len(self.modes) == 1:
@@ -1222,6 +1249,11 @@ class ActivatedAbility(_Strict):
     )
     pay_life: int = Field(0, ge=0)
     discard_cost: int = Field(0, ge=0, description="discard this many cards as a cost (the last ones by default)")
+    exiled_card_cost: bool = Field(
+        False,
+        description='"Put a card exiled with <this> into its owner\'s graveyard" in the cost: a card its linked '
+        "replacement effect exiled (CR 607.2b; by default the one with the smallest id)",
+    )
     loyalty: int | None = Field(None, description="a loyalty ability: +N or -N loyalty counters (CR 606)")
     sorcery_speed: bool = Field(False, description="activate only as a sorcery (CR 602.5d)")
     once_each_turn: bool = Field(False, description="activate only once each turn (CR 602.5b)")
@@ -1519,8 +1551,8 @@ class Card(_Strict):
                 qualities.update(trigger.object.all_terms())
             if trigger.whose == "you":
                 out.append(f"trigger_whose({key}, you).")
-            if trigger.of == "enchanted":
-                out.append(f"trigger_of({key}, enchanted).")
+            if trigger.of != "self":
+                out.append(f"trigger_of({key}, {trigger.of}).")
             if trigger.if_ is not None:
                 out.append(f"trigger_if({key}, {trigger.if_.term()}).")
             out += _spell_facts(key, "", trigger.targets, trigger.resolve, trigger.effect, qualities)
@@ -1570,6 +1602,8 @@ class Card(_Strict):
                 qualities.update(activated.sacrifice_cost.all_terms())
             if activated.discard_cost:
                 out.append(f"ability_discard({key}, {activated.discard_cost}).")
+            if activated.exiled_card_cost:
+                out.append(f"ability_exiled_card_cost({key}).")
             if activated.loyalty is not None:
                 out.append(f"ability_loyalty({key}, {activated.loyalty}).")
         out += [f"mentioned_quality({q})." for q in sorted(qualities)]

@@ -33,7 +33,7 @@ __all__ = ["canonical_form", "canonical_text", "position_key"]
 
 # the fields that name objects (an id, or a player's or card's name where the field allows
 # one: only a string that is an object id is renamed)
-_PERMANENT_REFS = ("attached_to", "attacking")
+_PERMANENT_REFS = ("attached_to", "attacking", "put_with")
 _PERMANENT_REF_LISTS = ("blocking", "damage_order", "must_block", "prevent_next_from", "prevent_next_from_gains")
 _STACK_REFS = ("source", "about", "watch")
 _EFFECT_REFS = ("source", "copy_of")

@@ -163,6 +163,16 @@ class Permanent(Model):
     )
     timestamp: int | None = None
     chosen: dict[str, str] = Field(default_factory=dict)
+    token_words: dict[str, str] = Field(
+        default_factory=dict,
+        description="a token made by a spell or ability whose text a text-changing effect changed: the creature "
+        "type words of its definition replaced, in its subtypes and its name (CR 612.2a)",
+    )
+    put_with: str | None = Field(
+        None,
+        description="the object whose ability put it onto the battlefield, when another ability of that "
+        'object refers to what was "put onto the battlefield with" it (linked abilities, CR 607.2c)',
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -268,7 +278,7 @@ class Player(Model):
         default_factory=dict,
         description="object id -> the choices the "
         "player makes as it enters the battlefield ({copy: <id>, color: red, "
-        "creature_type: elf, land_type: island}, CR 614.1c, 614.12)",
+        "creature_type: elf, land_type: island, card_name: Lightning Bolt}, CR 614.1c, 614.12)",
     )
     declines: list[str] = Field(
         default_factory=list,
@@ -306,8 +316,8 @@ class StackObject(Model):
     )
     keyword: str | None = Field(
         None,
-        description="a triggered keyword ability of the source: exalted, bushido(N), fading(N) (CR 702.80, "
-        "702.42, 702.29)",
+        description="a triggered keyword ability of the source: exalted, bushido(N), fading(N), champion(Q) and "
+        "champion_return(Q) (CR 702.80, 702.42, 702.29, 702.69)",
     )
     about: str | None = Field(None, description='the object the trigger event was about ("that creature")')
     about_controller: str | None = Field(
