@@ -75,12 +75,10 @@ def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol
     changes: dict[str, object] = {}
     if ability.tap:
         changes["tapped"] = True
-    if ability.loyalty is not None:
-        counters = dict(source.counters)
-        loyalty = game.characteristics(action.source).loyalty
-        assert loyalty is not None  # a planeswalker's: normally only they have loyalty abilities (CR 606.2)
-        counters["loyalty"] = loyalty + ability.loyalty
-        changes["counters"] = counters
+    # CR 606.4: a loyalty cost puts on or removes the loyalty counters the rules show
+    for s in atoms(model, "loyalty_after_cost", 2):
+        if s.arguments[0].string == action.source:
+            changes["counters"] = {**source.counters, "loyalty": s.arguments[1].number}
     state = update_permanent(state, action.source, changes)
     players = list(state.players)
     if ability.pay_life:

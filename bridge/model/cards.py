@@ -1076,6 +1076,7 @@ class ResolveStep(_Strict):
 TriggerEvent = Literal[
     "enters_battlefield",
     "dies",
+    "is_put_into_graveyard",
     "leaves_battlefield",
     "attacks",
     "blocks",
