@@ -38,7 +38,7 @@ needs_library = pytest.mark.skipif(allocator_library() is None, reason="mimalloc
 
 @needs_library
 def test_the_process_starts_again_on_mimalloc() -> None:
-    assert _probe() == "mimalloc True 1000"
+    assert _probe() == "mimalloc True -1"
 
 
 @needs_library
