@@ -144,3 +144,42 @@ def test_the_facts_read_leave_out_only_plain_facts_of_inputs_no_statement_names(
     ]
     # the same again once the lines are known
     assert solver._read_facts(more, read).split("\n") == kept
+
+
+def test_the_analysis_kept_on_disk_is_the_analysis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What pruning needs of each statement is read back from disk as it was worked out; a
+    damaged file, or one of another module text, is worked out again (and written anew)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    modules = ("characteristics/final", "stack/mana", "combat/block")
+    solver._module_analysis.cache_clear()
+    try:
+        first = {m: solver._module_analysis(m) for m in modules}
+        files = sorted((tmp_path / "mtgasp").iterdir())
+        assert len(files) == len(modules)
+        for m in modules:
+            assert first[m] == solver._analyse(m)
+        # a process that finds the files reads them
+        solver._module_analysis.cache_clear()
+        monkeypatch.setattr(solver, "_analyse", lambda name: pytest.fail(f"{name} analysed again"))
+        assert {m: solver._module_analysis(m) for m in modules} == first
+        # a damaged file is analysed again
+        monkeypatch.undo()
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+        for f in files:
+            f.write_text('{"rules": [null], "names": []}', encoding="utf-8")
+        solver._module_analysis.cache_clear()
+        assert {m: solver._module_analysis(m) for m in modules} == first
+        assert all(f.read_text(encoding="utf-8").startswith('{"module"') for f in files)
+    finally:
+        solver._module_analysis.cache_clear()
+
+
+def test_an_unwritable_analysis_folder_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    solver._module_analysis.cache_clear()
+    try:
+        assert solver._module_analysis("stack/cast") == solver._analyse("stack/cast")
+    finally:
+        solver._module_analysis.cache_clear()

@@ -1,6 +1,7 @@
 """The clingo wrapper: the only module of the project that talks to clingo.
 
-Rule modules (``asp_rules/**/*.lp``) are parsed once per process and kept as syntax trees;
+Rule modules (``asp_rules/**/*.lp``) are parsed once per process and kept as syntax trees
+(what pruning needs of each statement is also kept on disk, :func:`analysis_dir`);
 each query builds a fresh ``clingo.Control`` from them, adds the facts of a position,
 grounds the program parts it needs and solves.  Warnings are on: a warning from a rule
 module (an undefined atom, a rule that can never fire because of a misspelling) is raised
@@ -21,12 +22,15 @@ from __future__ import annotations
 
 import functools
 import gc
+import hashlib
+import json
 import os
 import re
 import time
 import weakref
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
 
 import clingo
@@ -212,27 +216,92 @@ def _rule(statement: clingo.ast.AST, parameters: frozenset[str] = frozenset()) -
     return _Rule(tuple(h for h in heads if h is not None), tuple(needs), frozenset(makes))
 
 
-@functools.cache
-def _module_rules(name: str) -> tuple[_Rule | None, ...]:
+def _analyse(name: str) -> tuple[tuple[_Rule | None, ...], tuple[frozenset[str], ...]]:
+    """What pruning needs of each statement of a module: the rule (:func:`_rule`) and the
+    names it writes (predicates, constants, function symbols)."""
     rules: list[_Rule | None] = []
+    names: list[frozenset[str]] = []
     parameters: frozenset[str] = frozenset()
     for statement in module_statements(name):
         if statement.ast_type == _T.Program:
             parameters = frozenset(p.name for p in statement.parameters)
         rules.append(_rule(statement, parameters))
-    return tuple(rules)
+        written = _names(statement, set())
+        if statement.ast_type == _T.ShowSignature:
+            written.add(statement.name)
+        names.append(frozenset(written))
+    return tuple(rules), tuple(names)
+
+
+# The analysis walks each statement's syntax tree in Python (most of a process's start); it is
+# kept on disk by the module's text, and read again by the next process.  A file that can't be
+# read or written only means the analysis is done again.
+_ANALYSIS_FORMAT = 1
+
+
+def analysis_dir() -> Path:
+    """Where the analyses of the rule modules are kept (``$XDG_CACHE_HOME/mtgasp``, by default
+    ``~/.cache/mtgasp``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "mtgasp"
+
+
+def _rule_data(rule: _Rule | None) -> object:
+    if rule is None:
+        return None
+    return [
+        [list(h) for h in rule.heads],
+        [[list(sig), sorted(words)] for sig, words in rule.needs],
+        sorted(rule.makes),
+    ]
+
+
+def _rule_from_data(data: Any) -> _Rule | None:
+    if data is None:
+        return None
+    heads, needs, makes = data
+    return _Rule(
+        tuple((str(n), int(a)) for n, a in heads),
+        tuple(((str(sig[0]), int(sig[1])), frozenset(map(str, words))) for sig, words in needs),
+        frozenset(map(str, makes)),
+    )
 
 
 @functools.cache
+def _module_analysis(name: str) -> tuple[tuple[_Rule | None, ...], tuple[frozenset[str], ...]]:
+    count = len(module_statements(name))
+    text = (rules_dir() / f"{name}.lp").read_bytes()
+    digest = hashlib.sha256(f"{_ANALYSIS_FORMAT} {clingo.__version__}\n".encode() + text).hexdigest()[:40]
+    file = analysis_dir() / f"analysis-{digest}.json"
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        rules = tuple(_rule_from_data(r) for r in data["rules"])
+        names = tuple(frozenset(map(str, n)) for n in data["names"])
+        if len(rules) == len(names) == count:
+            return rules, names
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    rules, names = _analyse(name)
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        partial = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+        partial.write_text(
+            json.dumps({"module": name, "rules": [_rule_data(r) for r in rules], "names": [sorted(n) for n in names]}),
+            encoding="utf-8",
+        )
+        os.replace(partial, file)
+    except OSError:
+        pass
+    return rules, names
+
+
+def _module_rules(name: str) -> tuple[_Rule | None, ...]:
+    return _module_analysis(name)[0]
+
+
 def _module_names(name: str) -> tuple[frozenset[str], ...]:
     """The names each statement of a module writes (predicates, constants, function symbols)."""
-    out = []
-    for statement in module_statements(name):
-        names = _names(statement, set())
-        if statement.ast_type == _T.ShowSignature:
-            names.add(statement.name)
-        out.append(frozenset(names))
-    return tuple(out)
+    return _module_analysis(name)[1]
 
 
 class _Program(NamedTuple):
