@@ -26,6 +26,7 @@ import clingo
 import clingo.ast
 import pytest
 
+from bridge.engine import solver
 from bridge.engine.acting import ACTING
 from bridge.engine.board import (
     ATTACK,
@@ -472,3 +473,34 @@ def test_every_module_grounds_without_warnings_in_company(company: tuple[tuple[s
     modules, parts = company
     session = Session(modules, "", parts, prune=False)
     assert session.solve(models=1).satisfiable
+
+
+# Local names (a leading underscore) that two modules of the layers define together on
+# purpose: characteristics/dependency.lp adds hypothetical states to the states of
+# characteristics/layers.lp (_prev, _at), and characteristics/text.lp adds the text-changing
+# layer's changes to them and to the filters of final.lp and pt.lp (_add, _del, _filter,
+# _cda_filter, _need_does).
+SHARED_LOCAL_NAMES = frozenset(
+    {("_prev", 2), ("_at", 2), ("_add", 4), ("_del", 4), ("_filter", 3), ("_cda_filter", 4), ("_need_does", 2)}
+)
+
+
+def _local_heads(module: str) -> set[tuple[str, int]]:
+    rules = solver._module_rules(module)
+    return {h for r in rules if r is not None for h in r.heads if h[0].startswith("_")}
+
+
+def test_modules_loaded_together_define_no_local_name_twice() -> None:
+    """A local name is the module's own: two modules of one question that define the same
+    one share atoms without meaning to (characteristics/pt.lp's creatures with counters and
+    stack/zones.lp's countered spells were both `_countered`)."""
+    clashes = set()
+    for modules, _parts in companies():
+        for i, first in enumerate(modules):
+            for second in modules[i + 1 :]:
+                for sig in (_local_heads(first) & _local_heads(second)) - SHARED_LOCAL_NAMES:
+                    clashes.add((f"{sig[0]}/{sig[1]}", first, second))
+    assert not clashes, sorted(clashes)
+    # the ones shared on purpose are still shared (else the list above is out of date)
+    shared = {sig for modules, _ in companies() for m in modules for sig in _local_heads(m)}
+    assert all(sig in shared for sig in SHARED_LOCAL_NAMES)
