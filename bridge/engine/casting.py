@@ -55,11 +55,9 @@ def after_cast(game: Board, action: Cast, model: frozenset[clingo.Symbol]) -> Ga
         state,
         [f"casts({asp_string(item.controller or state.active)}, {asp_string(item.id or '')})", *targeted_events(item)],
     )
-    # CR 115.5, 704.3: a sacrifice as a cost may leave state-based actions to perform (an Aura
-    # left attached to nothing) before the caster receives priority
-    if state.pending_triggers or action.sacrifice:
-        return give_priority(game, state, item.controller or state.active)
-    return state
+    # CR 115.5, 704.3: state-based actions (a cost paid may leave some to perform), then the
+    # abilities that triggered, before the caster receives priority
+    return give_priority(game, state, item.controller or state.active)
 
 
 def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol]) -> GameState:
@@ -102,20 +100,11 @@ def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol
     state = updated(state, stack=[item, *state.stack], priority=item.controller, passed=[], activated_this_turn=used)
     if "becomes_the_target" in game.position.facts:
         state = triggers_on(game.pool, state, state, targeted_events(item))
-    # CR 115.5, 704.3: paying life, discarding, sacrificing or removing loyalty counters as a
-    # cost may leave state-based actions to perform before the activating player receives
-    # priority (a planeswalker with no loyalty left, 704.5i)
-    if (
-        state.pending_triggers
-        or ability.pay_life
-        or ability.discard_cost
-        or ability.exiled_card_cost
-        or ability.sacrifice_self
-        or action.sacrifice
-        or (ability.loyalty or 0) < 0
-    ):
-        return give_priority(game, state, item.controller or state.active)
-    return state
+    # CR 115.5, 704.3: state-based actions (paying life, discarding, sacrificing or removing
+    # loyalty counters as a cost may leave some to perform: a planeswalker with no loyalty
+    # left, 704.5i), then the abilities that triggered, before the activating player receives
+    # priority
+    return give_priority(game, state, item.controller or state.active)
 
 
 def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Symbol]) -> GameState:
@@ -191,7 +180,9 @@ def after_play_land(game: Board, action: PlayLand) -> GameState:
         players.append(p)
     after = updated(state, players=players, priority=player, passed=[])
     after = triggers_on(game.pool, after, after, [f"enters({asp_string(card.id or '')})"])
-    return give_priority(game, after, player) if after.pending_triggers else after
+    # CR 115.5, 704.3: state-based actions (a second legendary land with the same name, 704.5k)
+    # before the player receives priority again
+    return give_priority(game, after, player)
 
 
 def after_pass(game: Board, action: Pass) -> GameState:

@@ -191,7 +191,7 @@ def after_declaration(
         if isinstance(action, DeclareAttackers)
         else after_block(board, action, model)
     )
-    return give_priority(board, state, state.active, check=bool(state.pending_triggers))
+    return give_priority(board, state, state.active)
 
 
 def after_attack(board: Board, action: DeclareAttackers, model: frozenset[clingo.Symbol]) -> GameState:

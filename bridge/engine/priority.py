@@ -16,16 +16,15 @@ from bridge.model.errors import RuleModuleError
 from bridge.model.state import GameState
 
 
-def give_priority(game: Board, state: GameState, player: str, check: bool = True) -> GameState:
-    """CR 115.5, 603.3b: state-based actions, then the abilities that triggered go on the
-    stack, repeated until neither happens; then the player receives priority.  ``check`` is
-    False when nothing that state-based actions look at changed since they were last
-    performed (a step began with no turn-based action).  A loop of these mandatory actions
-    that meets a position again is a draw (104.4b)."""
+def give_priority(game: Board, state: GameState, player: str) -> GameState:
+    """CR 115.5, 704.3, 603.3b: state-based actions, then the abilities that triggered go on
+    the stack, repeated until neither happens; then the player receives priority (every time
+    a player would receive it: the rules say which state-based actions apply, and a position
+    asked again is answered from what was kept).  A loop of these mandatory actions that
+    meets a position again is a draw (104.4b)."""
     seen: set[str] = set()
     for rounds in range(sba.LOOP_ROUNDS):
-        if check:
-            state = perform_state_based_actions(Board(state, game.pool))
+        state = perform_state_based_actions(Board(state, game.pool))
         state = state_triggers(game.pool, state)
         if not state.pending_triggers:
             break
@@ -36,7 +35,6 @@ def give_priority(game: Board, state: GameState, player: str, check: bool = True
             seen.add(key)
         triggered = state.pending_triggers
         state = put_triggers_on_stack(game, state)
-        check = True
     else:
         waiting = ", ".join(sorted(f"{t.source} ({t.keyword or t.trigger})" for t in triggered))
         raise RuleModuleError(

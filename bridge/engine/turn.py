@@ -37,9 +37,7 @@ def end_step(game: Board) -> GameState:
     state = game.state
     model = game._steps_model(state)
     step = next(s.arguments[0].name for s in atoms(model, "next_step", 1))
-    # in a step where nobody received priority, state-based actions were not checked after
-    # its turn-based actions
-    return begin_step(game, _step_ends(state, model), step, checked=state.priority is not None)
+    return begin_step(game, _step_ends(state, model), step)
 
 
 def _step_ends(state: GameState, model: frozenset[clingo.Symbol]) -> GameState:
@@ -111,13 +109,12 @@ def _new_turn(state: GameState, model: frozenset[clingo.Symbol], turn: clingo.Sy
     return update_permanents(state, permanents)
 
 
-def begin_step(game: Board, state: GameState, step: str, checked: bool = True) -> GameState:
+def begin_step(game: Board, state: GameState, step: str) -> GameState:
     """The step begins: its turn-based actions (703), the abilities that trigger as it begins,
     then priority (115.3a) -- unless the rules say that a turn-based action awaits a player's
     declaration or combat damage first (508.1, 509.1, 510.1), or that no player receives
     priority in this step (502.3, 514.3): then, after the check of 514.3a where the rules ask
-    for it, the step ends.  ``checked``: state-based actions were checked since anything
-    changed (not so after a step in which nobody received priority)."""
+    for it, the step ends."""
     # the records of the step that ended: who passed, priority, combat damage dealt in it
     state = updated(
         state,
@@ -130,12 +127,10 @@ def begin_step(game: Board, state: GameState, step: str, checked: bool = True) -
     )
     g = Board(state, game.pool)
     model = g._sba_model()
-    acted = not checked or any(s.match("tba", 1) for s in model)
     state = _turn_based_actions(g, state, model)
     # CR 500.6, 503.1, 504.2, 513.1: abilities that trigger "at the beginning of" the step (in
     # the draw step after the draw)
     state = triggers_on(game.pool, state, state, [f"step_begins({step})"])
-    acted = acted or bool(state.pending_triggers)
     due = {s.arguments[0].string for s in atoms(model, "delayed_triggers", 1)}
     if due:
         # CR 603.7b: the delayed triggered abilities whose moment this is trigger, once
@@ -144,12 +139,11 @@ def begin_step(game: Board, state: GameState, step: str, checked: bool = True) -
             delayed_triggers=[d for d in state.delayed_triggers if d.id not in due],
             pending_triggers=[*state.pending_triggers, *(d for d in state.delayed_triggers if d.id in due)],
         )
-        acted = True
     receives, pending = priority_now(g)
     if pending:
         return state  # CR 115.2c: a declaration or combat damage first; then priority
     if receives:
-        return give_priority(g, state, state.active, check=acted)
+        return give_priority(g, state, state.active)
     if any(s.match("state_check_before_ending", 0) for s in model):
         # CR 514.3a: state-based actions that would be performed are, and abilities waiting
         # go on the stack; when any did, the rules give players priority here
@@ -158,7 +152,7 @@ def begin_step(game: Board, state: GameState, step: str, checked: bool = True) -
             after = updated(after, cleanup_again=True)
             again = Board(after, game.pool)
             if priority_now(again)[0]:
-                return give_priority(again, after, after.active, check=False)
+                return give_priority(again, after, after.active)
         state = after
     return end_step(Board(state, game.pool))
 
