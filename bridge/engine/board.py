@@ -327,6 +327,7 @@ class Board:
             chosen = [x for source, targets in (action.trigger_targets or {}).items() for x in (source, *targets)]
             chosen += [x for pair in (action.sources or {}).items() for x in pair]
             chosen += list(action.trigger_modes or {})
+            chosen += list(action.timestamps or [])
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")

@@ -146,6 +146,8 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     ]
     lines += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
+    # CR 613.6g: the player's timestamp order of objects that received the same timestamp
+    lines += [f"timestamp_order({p}, {asp_string(o)}, {i})." for i, o in enumerate(player.timestamp_order, 1)]
     if player.takes_entering_creatures:
         lines.append(f"takes_entering_creatures({p}).")
     if player.damage_prevented:
