@@ -95,7 +95,11 @@ def lacks(card: Card) -> list[str]:
             activated += 1
     if triggers > len(card.triggered) + len(KEYWORD_TRIGGERS & set(card.keyword_names())):
         out.append("a triggered ability")
-    mana = sum(1 for a in card.abilities if getattr(a, "mana", None))
+    mana = sum(
+        1
+        for a in card.abilities
+        if getattr(a, "mana", None) or getattr(a, "keyword", None) == "mana_of_opponents_lands"
+    )
     if activated > len(card.activated) + mana:
         out.append("an activated ability")
     return out

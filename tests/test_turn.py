@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridge.engine import priority, sba
+from bridge.engine.board import on_pass
 from bridge.engine.game import Game
 from bridge.engine.priority import give_priority
 from bridge.engine.turn import end_step
@@ -164,3 +165,27 @@ def test_the_facts_of_who_has_priority_are_those_of_the_position() -> None:
         assert set(priority_facts(state).split("\n")) <= lines, path
         checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize(
+    ("passed", "stack", "then"),
+    [
+        ([], 0, ("priority", "bob")),  # CR 115.3d: the next player receives priority
+        ([], 2, ("priority", "bob")),
+        (["bob"], 1, ("resolve_top", "")),  # CR 608.1: all passed, the top of the stack resolves
+        (["bob"], 3, ("resolve_top", "")),
+        (["bob"], 0, ("end_step", "")),  # CR 500.2, 505.2: all passed, the stack empty
+    ],
+)
+def test_what_a_pass_leads_to_is_the_rules_answer(passed: list[str], stack: int, then: tuple[str, str]) -> None:
+    state = GameState.model_validate(
+        {
+            "active": "alice",
+            "step": "main1",
+            "priority": "alice",
+            "passed": passed,
+            "players": [{"name": "alice"}, {"name": "bob"}],
+            "stack": [{"card": "Lightning Bolt", "controller": "bob", "targets": ["alice"]} for _ in range(stack)],
+        }
+    )
+    assert on_pass(state) == then

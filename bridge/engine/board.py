@@ -74,7 +74,7 @@ COMBAT_STEPS = ALL_STEPS[ALL_STEPS.index("beginning_of_combat") : ALL_STEPS.inde
 
 DECLARED = clingo.Function("declared")
 SEARCH = clingo.Function("search")
-PRIORITY = ("inputs", "turn/priority")
+PRIORITY = ("inputs", "turn/priority", "turn/passing")
 
 
 @functools.cache
@@ -327,6 +327,7 @@ class Board:
             chosen = [x for source, targets in (action.trigger_targets or {}).items() for x in (source, *targets)]
             chosen += [x for pair in (action.sources or {}).items() for x in pair]
             chosen += list(action.trigger_modes or {})
+            chosen += list(action.timestamps or [])
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
@@ -779,20 +780,35 @@ def priority_now(game: Board) -> tuple[bool, tuple[str, ...]]:
     """Do players receive priority in this step (CR 115.3a, 502.3, 514.3-514.3a), and which of
     its turn-based actions are still to be done before anyone has it (115.2c, 703.3)?  The
     rules answer (turn/priority.lp)."""
-    return _priority_answer(priority_facts(game.state))
+    return _priority_answer(priority_facts(game.state))[:2]
 
 
-_PRIORITY_ANSWERS: dict[str, tuple[bool, tuple[str, ...]]] = kept({})
+def on_pass(state: GameState) -> tuple[str, str]:
+    """What the player with priority passing now leads to, as the rules show it
+    (turn/passing.lp): ``("priority", player)``, the next player receives priority (CR
+    115.3d); ``("resolve_top", "")``, all players passed in succession and the top of the
+    stack resolves (608.1); ``("end_step", "")``, they passed with the stack empty and the step or
+    phase ends (500.2, 505.2).  Answered with the priority question of the same position (one
+    grounding for both)."""
+    return _priority_answer(priority_facts(state))[2]
 
 
-def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...]]:
+_PRIORITY_ANSWERS: dict[str, tuple[bool, tuple[str, ...], tuple[str, str]]] = kept({})
+
+
+def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...], tuple[str, str]]:
     known = _PRIORITY_ANSWERS.get(facts)
     if known is None:
         model = answer(PRIORITY, facts).model
         pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
+        shown = [s.arguments[0] for s in atoms(model, "on_pass", 1)]
+        if len(shown) != 1:
+            raise RuleModuleError(f"turn/passing.lp shows {len(shown)} outcomes of a pass, not one: {shown}")
+        outcome = shown[0]
+        then = (outcome.name, outcome.arguments[0].string if outcome.arguments else "")
         if len(_PRIORITY_ANSWERS) >= 1024:
             _PRIORITY_ANSWERS.clear()
-        known = _PRIORITY_ANSWERS[facts] = (any(s.match("priority_step", 0) for s in model), pending)
+        known = _PRIORITY_ANSWERS[facts] = (any(s.match("priority_step", 0) for s in model), pending, then)
     return known
 
 

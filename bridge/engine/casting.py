@@ -17,7 +17,7 @@ from bridge.engine.acting import (
     default_target_choice,
     in_hand,
 )
-from bridge.engine.board import Board
+from bridge.engine.board import Board, on_pass
 from bridge.engine.facts import asp_string
 from bridge.engine.moves import discard, exiled_card_to_graveyard, move_permanents
 from bridge.engine.priority import give_priority
@@ -186,8 +186,9 @@ def after_play_land(game: Board, action: PlayLand) -> GameState:
 
 
 def after_pass(game: Board, action: Pass) -> GameState:
-    """CR 115.3d, 115.4: the next player receives priority; when all players have passed in
-    succession, the top of the stack resolves or, with an empty stack, the step ends."""
+    """CR 115.3d, 115.4: what the pass leads to, as the rules show it (turn/passing.lp): the
+    next player receives priority; when all players have passed in succession, the top of the
+    stack resolves (608.1) or, with an empty stack, the step ends (500.2, 505.2)."""
     game = turn_based_action_first(game)
     state = game.state
     player = state.priority_player()
@@ -196,15 +197,16 @@ def after_pass(game: Board, action: Pass) -> GameState:
         state = give_priority(game, state, player)
     if state.awaiting_targets:
         return state  # CR 603.3d: their controller chooses their targets before anything else
-    passed = [*state.passed, player]
-    if len(set(passed)) < len(state.players):
+    # the rules say what the pass leads to (turn/passing.lp: 115.3d, 608.1, 500.2)
+    then, who = on_pass(state)
+    if then == "priority":
         # CR 115.5: state-based actions are checked before the next player receives
         # priority; a pass changes nothing they look at, and they were checked before the
         # passing player received priority, so none can apply
-        return updated(state, priority=state.opponent(player), passed=passed)
-    if state.stack:
-        return resolve_top(game)
-    return end_step(game)
+        return updated(state, priority=who, passed=[*state.passed, player])
+    if then == "resolve_top":
+        return resolve_top(game if game.state is state else Board(state, game.pool))
+    return end_step(game if game.state is state else Board(state, game.pool))
 
 
 def after_answer_offer(game: Board, action: AnswerOffer, model: frozenset[clingo.Symbol]) -> GameState:

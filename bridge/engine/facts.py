@@ -146,6 +146,8 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     ]
     lines += [f"replacement_order({p}, {asp_string(src)}, {i})." for i, src in enumerate(player.replacement_order, 1)]
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
+    # CR 613.6g: the player's timestamp order of objects that received the same timestamp
+    lines += [f"timestamp_order({p}, {asp_string(o)}, {i})." for i, o in enumerate(player.timestamp_order, 1)]
     if player.takes_entering_creatures:
         lines.append(f"takes_entering_creatures({p}).")
     if player.damage_prevented:
@@ -203,6 +205,8 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     # CR 115.3: the player who has or would receive priority (turn/priority.lp says whether
     # anyone has it now)
     out.append(f"priority({asp_string(state.priority_player())}).")
+    # CR 115.4: the players who passed in succession since the last action
+    out += [f"passed({asp_string(p)})." for p in state.passed]
     if state.cleanup_again:
         out.append("acted_in_cleanup.")
     out += [f"declared_in_combat({d})." for d in state.declared]
@@ -368,7 +372,9 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
 
     # CR 603.7: the delayed triggered abilities waiting
     out += delayed_facts(state.delayed_triggers)
-    # CR 405: the stack, top first
+    # CR 405: the stack, top first, and how many objects are on it
+    if state.stack:
+        out.append(f"stack_size({len(state.stack)}).")
     for k, item in enumerate(state.stack, start=1):
         out += stack_object_facts(state, item, k, cards, used_cards, pool)
     live = out + [f for card in used_cards.values() for f in card.facts()]
@@ -401,6 +407,12 @@ def priority_facts(state: GameState) -> str:
     :func:`position_facts` writes for them (who has priority is asked often, of positions
     whose other facts are many)."""
     out = [f"step({state.step}).", f"priority({asp_string(state.priority_player())})."]
+    # CR 115.4: the players, those who passed in succession since the last action, and how
+    # many objects are on the stack: what a pass leads to (turn/passing.lp)
+    out += [f"player({asp_string(p.name)})." for p in state.players]
+    out += [f"passed({asp_string(p)})." for p in state.passed]
+    if state.stack:
+        out.append(f"stack_size({len(state.stack)}).")
     if state.cleanup_again:
         out.append("acted_in_cleanup.")
     if state.combat_damage_dealt:

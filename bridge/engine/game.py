@@ -238,6 +238,7 @@ class Game(Board):
                     ("trigger_modes", action.trigger_modes),
                     ("as_enters", action.as_enters),
                     ("source_choices", action.sources),
+                    ("timestamp_order", action.timestamps),
                 )
                 if v is not None
             }

@@ -826,14 +826,16 @@ def _enter_from_zones(game: Board, state: GameState, top: StackObject, out: _Out
         under = _entering_under(out.model).get(card_id, out.under.get(card_id))
         state = return_from_graveyard(game, state, card_id, where, under, candidates)
     for card_id in out.from_hand:
-        state = card_to(game, state, card_id, "hand", "battlefield", candidates=candidates)
+        under = _entering_under(out.model).get(card_id)
+        state = card_to(game, state, card_id, "hand", "battlefield", under, candidates=candidates)
     if out.enter_status:  # CR 508.5: tapped and attacking, as the rules said
         state = update_permanents(state, out.enter_status)
     for card_id in out.from_exile:
         under = _entering_under(out.model).get(card_id)
         state = card_to(game, state, card_id, "exile", "battlefield", under, candidates=candidates)
     for card_id in out.from_library:
-        state = card_to(game, state, card_id, "library", "battlefield", candidates=candidates)
+        under = _entering_under(out.model).get(card_id)
+        state = card_to(game, state, card_id, "library", "battlefield", under, candidates=candidates)
     for card_id in out.to_bottom:
         state = updated(
             state,

@@ -211,7 +211,8 @@ class Concede(Model):
 class ChooseOrder(Model):
     """A player states the order he or she will choose among replacement and prevention
     effects (CR 616.1) and among his or her own triggered abilities that trigger at once (CR
-    603.3b), by their sources; it stands until stated again (written ``{choose_order: {by:
+    603.3b), by their sources, and the timestamp order of objects that received the same
+    timestamp (613.6g); it stands until stated again (written ``{choose_order: {by:
     alice, replacements: [...], triggers: [...]}}``)."""
 
     kind: Literal["choose_order"] = "choose_order"
@@ -237,6 +238,12 @@ class ChooseOrder(Model):
     )
     sources: dict[str, str] | None = Field(
         None, description="object id -> the source of damage chosen when its ability resolves (CR 615.8)"
+    )
+    timestamps: list[str] | None = Field(
+        None,
+        description="objects that received their timestamps at the same time (entering or becoming "
+        "attached at once): their timestamp order, the earliest first; the active player's "
+        "order is the one that counts (CR 613.6g)",
     )
 
 

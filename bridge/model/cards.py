@@ -105,6 +105,9 @@ SIMPLE_ABILITIES = frozenset(
         "attacks_as_though_haste",
         "attacks_as_though_no_defender",
         "cast_nonland_as_though_flash",
+        # a mana ability: "{T}: Add to your mana pool one mana of any color that a land an
+        # opponent controls could produce" (Exotic Orchard, Fellwar Stone; CR 605.1a, 605.2)
+        "mana_of_opponents_lands",
     }
 )
 # Abilities with a quality parameter.

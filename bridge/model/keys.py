@@ -43,6 +43,7 @@ _PLAYER_REF_LISTS = (
     "replacement_order",
     "declines",
     "trigger_order",
+    "timestamp_order",
 )
 _WAITING = ("stack", "pending_triggers", "delayed_triggers", "awaiting_targets")
 

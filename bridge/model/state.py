@@ -292,6 +292,11 @@ class Player(Model):
         "her triggered abilities that trigger at once: those of these sources go on "
         "the stack first, in this order (CR 603.3b)",
     )
+    timestamp_order: list[str] = Field(
+        default_factory=list,
+        description="the player's choice of timestamp order for objects that received the same "
+        "timestamp at once, the earliest first; the active player's counts (CR 613.6g)",
+    )
     library: list[CardRef] = Field(default_factory=list, description="top card first")
     hand: list[CardRef] = Field(default_factory=list)
     graveyard: list[CardRef] = Field(default_factory=list)
@@ -641,9 +646,11 @@ class GameState(Model):
             for t in effect.targets:
                 if t not in permanents and t not in names:
                     raise ValueError(f"effects[{k}]: target {t!r} is not on the battlefield")
-        stamps = [p.timestamp for p in self.permanents() if p.timestamp is not None]
-        stamps += [e.timestamp for e in self.effects if e.timestamp is not None]
-        if len(set(stamps)) != len(stamps):
+        # CR 613.6g: objects that received their timestamps at once (entering the battlefield
+        # or becoming attached simultaneously) may share one; an effect's is its own
+        stamps = {p.timestamp for p in self.permanents() if p.timestamp is not None}
+        effect_stamps = [e.timestamp for e in self.effects if e.timestamp is not None]
+        if len(set(effect_stamps)) != len(effect_stamps) or stamps & set(effect_stamps):
             raise ValueError("two objects or effects have the same timestamp")
         return self
 
