@@ -130,6 +130,10 @@ def check_cast(game: Board, action: Cast) -> tuple[Verdict, frozenset[clingo.Sym
     for s in action.sacrifice:
         game._require_permanent_at(s, "cast.sacrifice")
     extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    if action.mode_by is not None:  # CR 601.3: the player who chose the mode
+        if action.mode_by not in {p.name for p in game.state.players}:
+            raise InputError(f"{action.mode_by!r} is not a player", location="cast.mode_by")
+        extra.append(f"declared_mode_by({asp_string(item.id or '')}, {asp_string(action.mode_by)}).")
     return judge(game, item, "casting", action.pay, extra)
 
 

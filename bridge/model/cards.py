@@ -1341,6 +1341,11 @@ class Card(_Strict):
         default_factory=list, description="activated abilities other than mana abilities (CR 602)"
     )
     modes: list[Mode] = Field(default_factory=list, description='a modal spell\'s modes ("Choose one", CR 700.2)')
+    modes_chosen_by: Literal["opponent"] | None = Field(
+        None,
+        description='who chooses a modal spell\'s mode as it is cast: `opponent` ("An opponent chooses one", '
+        "CR 601.3); by default its caster (601.2b)",
+    )
     triggered: list[TriggeredAbility] = Field(default_factory=list, description="triggered abilities (CR 603)")
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
@@ -1417,6 +1422,8 @@ class Card(_Strict):
             raise ValueError("a planeswalker needs loyalty")
         if self.entwine is not None and len(self.modes) < 2:
             raise ValueError("entwine is an ability of modal spells: a card with entwine needs two or more modes")
+        if self.modes_chosen_by is not None and len(self.modes) < 2:
+            raise ValueError("modes_chosen_by is said of modal spells: the card needs two or more modes")
         return self
 
     @property
@@ -1562,6 +1569,8 @@ class Card(_Strict):
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")
+        if self.modes_chosen_by is not None:  # CR 601.3: "An opponent chooses one"
+            out.append(f"card_mode_chooser({c}, {self.modes_chosen_by}).")
         if self.entwine is not None:
             # CR 702.39a-b: the text of the spell with all its modes: each mode's targets after
             # those of the modes before it, and its instructions (N, I) after theirs
