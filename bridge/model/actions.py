@@ -171,6 +171,11 @@ class Activate(Model):
     )
     by: str | None = None
     targets: Ids = Field(default_factory=list)
+    targets_by: Ids = Field(
+        default_factory=list,
+        description="the player who chose each target, in the order of `targets` (CR 602.3: an opponent, for "
+        "a target of an opponent's choice); by default, and for the targets left out, the players the rules name",
+    )
     x: int | None = Field(None, ge=0)
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed to pay its cost")
     pay: Ids | None = None

@@ -593,6 +593,7 @@ _TARGET_FLAGS = (
     "other",
     "up_to",
     "same_word",
+    "opponent_chooses",
 )
 
 
@@ -614,6 +615,11 @@ class TargetSpec(_Strict):
         False,
         description='shares the word "target" with the previous target ("two target '
         'lands"): a different object or player (CR 601.2c, 113.3)',
+    )
+    opponent_chooses: bool = Field(
+        False,
+        description='"target ... of an opponent\'s choice": an opponent of the controller chooses this '
+        "target, when the controller would (CR 601.3, 602.3)",
     )
 
     @model_validator(mode="before")
@@ -642,7 +648,16 @@ class TargetSpec(_Strict):
             out += [f"card_target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"card_target_controller({key}, {index}, {self.controller}).")
-        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "other", "up_to", "same_word"):
+        for flag in (
+            "attacking",
+            "blocking",
+            "attacking_or_blocking",
+            "tapped",
+            "other",
+            "up_to",
+            "same_word",
+            "opponent_chooses",
+        ):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out
