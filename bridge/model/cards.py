@@ -1189,6 +1189,12 @@ class TriggeredAbility(_Strict):
         "it enchants; leaves_battlefield: `put_with_this`, a permanent another ability of the source "
         "put onto the battlefield (linked abilities, CR 607.2c)",
     )
+    at_least: int | None = Field(
+        None,
+        ge=2,
+        description="blocks, becomes_blocked: only when it blocks, or is blocked by, N or more creatures as "
+        'blockers are declared ("blocks two or more creatures", CR 509.4e)',
+    )
     if_: Condition | None = Field(
         None,
         alias="if",
@@ -1209,6 +1215,8 @@ class TriggeredAbility(_Strict):
     def _modes_alone(self) -> TriggeredAbility:
         if self.of == "put_with_this" and self.when != "leaves_battlefield":
             raise ValueError("`of: put_with_this` goes with `when: leaves_battlefield` only")
+        if self.at_least is not None and self.when not in ("blocks", "becomes_blocked"):
+            raise ValueError("`at_least` goes with `when: blocks` or `when: becomes_blocked` only")
         if self.modes and (self.targets or self.resolve or self.effect is not None):
             raise ValueError("a modal triggered ability has its targets and steps in its modes only")
         if len(self.modes) == 1:
@@ -1566,6 +1574,8 @@ class Card(_Strict):
                 out.append(f"trigger_each({key}).")
             if trigger.first_each_turn:
                 out.append(f"trigger_first_each_turn({key}).")
+            if trigger.at_least is not None:  # CR 509.4e
+                out.append(f"trigger_at_least({key}, {trigger.at_least}).")
             if trigger.spell is not None:
                 out += [f"trigger_spell_filter({key}, {part})." for part in trigger.spell.parts()]
                 qualities.update(trigger.spell.all_terms())
