@@ -328,8 +328,8 @@ class Ability(_Strict):
             if self.number is None or self.number < 0:
                 raise ValueError(f"{k} needs a number of 0 or more")
         elif k == "mana":
-            if not self.mana or self.mana.upper() not in {*COLORS, "C"}:
-                raise ValueError("mana needs one of W, U, B, R, G, C")
+            if not self.mana or (self.mana.upper() not in {*COLORS, "C"} and self.mana != "chosen"):
+                raise ValueError("mana needs one of W, U, B, R, G, C, or chosen (the color chosen as it entered)")
         elif k == "max_counters":
             if not self.counter or self.number is None or self.number < 0:
                 raise ValueError("max_counters needs a counter kind and a number of 0 or more")
@@ -1303,7 +1303,7 @@ ABILITY_SCHEMA: dict[str, Any] = {
                 **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
                 "cda_pt": {"$ref": "#/$defs/Affects"},
                 "cda_power": {"$ref": "#/$defs/Affects"},
-                "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
+                "mana": {"enum": ["W", "U", "B", "R", "G", "C", "chosen"]},
                 "max_counters": {
                     "type": "object",
                     "additionalProperties": False,
