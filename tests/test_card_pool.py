@@ -95,7 +95,12 @@ def lacks(card: Card) -> list[str]:
             activated += 1
     if triggers > len(card.triggered) + len(KEYWORD_TRIGGERS & set(card.keyword_names())):
         out.append("a triggered ability")
-    mana = sum(1 for a in card.abilities if getattr(a, "mana", None))
+    # mana abilities: "{T}: Add ..." and Lion's Eye Diamond's (605.1a)
+    mana = sum(
+        1
+        for a in card.abilities
+        if getattr(a, "mana", None) or getattr(a, "keyword", None) == "sacrifice_discard_hand_for_mana"
+    )
     if activated > len(card.activated) + mana:
         out.append("an activated ability")
     return out

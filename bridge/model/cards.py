@@ -137,6 +137,9 @@ NUMBER_ABILITIES = frozenset(
         "fading",
         "dredge",
         "cant_be_countered_if_x_at_least",
+        # Lion's Eye Diamond: "Sacrifice this, Discard your hand: Add N mana of any one color.
+        # Activate this ability only any time you could cast an instant" (a mana ability, 605.1a)
+        "sacrifice_discard_hand_for_mana",
     }
 )
 
