@@ -95,10 +95,12 @@ def lacks(card: Card) -> list[str]:
             activated += 1
     if triggers > len(card.triggered) + len(KEYWORD_TRIGGERS & set(card.keyword_names())):
         out.append("a triggered ability")
+    # mana abilities: "{T}: Add ...", Exotic Orchard's and Lion's Eye Diamond's (605.1a)
     mana = sum(
         1
         for a in card.abilities
-        if getattr(a, "mana", None) or getattr(a, "keyword", None) == "mana_of_opponents_lands"
+        if getattr(a, "mana", None)
+        or getattr(a, "keyword", None) in ("mana_of_opponents_lands", "sacrifice_discard_hand_for_mana")
     )
     if activated > len(card.activated) + mana:
         out.append("an activated ability")

@@ -130,6 +130,10 @@ def check_cast(game: Board, action: Cast) -> tuple[Verdict, frozenset[clingo.Sym
     for s in action.sacrifice:
         game._require_permanent_at(s, "cast.sacrifice")
     extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    if action.mode_by is not None:  # CR 601.3: the player who chose the mode
+        if action.mode_by not in {p.name for p in game.state.players}:
+            raise InputError(f"{action.mode_by!r} is not a player", location="cast.mode_by")
+        extra.append(f"declared_mode_by({asp_string(item.id or '')}, {asp_string(action.mode_by)}).")
     return judge(game, item, "casting", action.pay, extra)
 
 
@@ -200,6 +204,13 @@ def check_activate(game: Board, action: Activate) -> tuple[Verdict, frozenset[cl
     for s in action.sacrifice:
         game._require_permanent_at(s, "activate.sacrifice")
     extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    players = {p.name for p in game.state.players}
+    if len(action.targets_by) > len(action.targets):
+        raise InputError("targets_by names more choosers than there are targets", location="activate.targets_by")
+    for i, chooser in enumerate(action.targets_by, start=1):  # CR 602.3: who chose each target
+        if chooser not in players:
+            raise InputError(f"{chooser!r} is not a player", location="activate.targets_by")
+        extra.append(f"declared_target_by({asp_string(item.id or '')}, {i}, {asp_string(chooser)}).")
     return judge(game, item, "activating", action.pay, extra)
 
 

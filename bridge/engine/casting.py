@@ -112,14 +112,27 @@ def after_mana_ability(game: Board, action: Activate, model: frozenset[clingo.Sy
     activator's pool at once."""
     player = actor(game.state, action.by, "activate")
     added = "".join("{" + s.arguments[1].name.upper() + "}" for s in atoms(model, "adds_mana", 2))
+    added += "".join(
+        ("{" + s.arguments[1].name.upper() + "}") * s.arguments[2].number for s in atoms(model, "adds_mana_amount", 3)
+    )
     # CR 605.4a: the triggered mana abilities it triggered add their mana at once, without the stack
     added += "".join("{" + s.arguments[3].name.upper() + "}" for s in atoms(model, "triggered_mana", 4))
-    state = update_permanent(game.state, action.source, {"tapped": True})
+    # CR 116.3, 602.2b: its cost as the rules show it: sacrificed with the hand discarded, else tapped
+    sacrificed = any(s.arguments[0].string == action.source for s in atoms(model, "mana_cost_paid", 2))
+    state = game.state
+    if not sacrificed:
+        state = update_permanent(state, action.source, {"tapped": True})
     players = [
         p.model_copy(update={"mana_pool": p.mana_pool + added}) if p.name == player else p for p in state.players
     ]
     # CR 115.3c: an action; the players' run of passes starts again
-    return updated(state, players=players, priority=player, passed=[])
+    state = updated(state, players=players, priority=player, passed=[])
+    if sacrificed:
+        state = move_permanents(state, {action.source: "graveyard"}, game.pool)
+        state = discard(state, player, len(state.player(player).hand), game.pool)
+        # CR 115.5, 704.3: state-based actions and triggered abilities before priority again
+        return give_priority(game, state, player)
+    return state
 
 
 def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameState:

@@ -495,7 +495,7 @@ def _chooses(card: Card) -> set[str]:
             for v in value:
                 walk(v, key)
         elif value == "chosen":
-            needs.add("color" if key == "color" else "creature_type")
+            needs.add("color" if key in ("color", "mana") else "creature_type")  # mana: "of the chosen color"
 
     walk([a.model_dump() if hasattr(a, "model_dump") else a for a in card.abilities])
     if any(getattr(a, "keyword", None) == "named_card_cant_be_cast" for a in card.abilities):

@@ -150,6 +150,10 @@ MESSAGES: dict[str, str] = {
     "lands_cant_be_played": "{0} can't be played: {1} says players can't play lands",
     "missing_mode": "{0} is modal: a mode must be chosen as it is cast",
     "no_such_mode": "{0} has no mode {1}",
+    "mana_only_as_instant": "{0}'s mana ability can be activated only when an instant could be cast: with "
+    "priority, not while paying a cost",
+    "mode_chosen_by": "{1} can't choose the mode of {0}: that choice is another player's",
+    "target_chosen_by": "{2} can't choose {1} as a target of {0}: that target is another player's choice",
     "no_such_cost": "{0} has no {1} cost",
     "entwined_with_a_mode": "{0} is entwined: all its modes are chosen, so mode {1} can't be chosen alone",
     "splice_not_in_hand": "{1} can't be spliced onto {0}: a card is spliced from its caster's hand onto another spell",

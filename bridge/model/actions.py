@@ -130,6 +130,11 @@ class Cast(Model):
     targets: Ids = Field(default_factory=list)
     x: int | None = Field(None, ge=0)
     mode: int | None = Field(None, ge=1, description="the mode of a modal spell (1 = first)")
+    mode_by: str | None = Field(
+        None,
+        description="the player who chose the mode (CR 601.3: an opponent, when the spell says so); "
+        "by default the player the rules name",
+    )
     kicked: bool = Field(False, description="pay its kicker cost")
     buyback: bool = Field(False, description="pay its buyback cost")
     flashback: bool = Field(False, description="cast it from the graveyard for its flashback cost")
@@ -166,6 +171,11 @@ class Activate(Model):
     )
     by: str | None = None
     targets: Ids = Field(default_factory=list)
+    targets_by: Ids = Field(
+        default_factory=list,
+        description="the player who chose each target, in the order of `targets` (CR 602.3: an opponent, for "
+        "a target of an opponent's choice); by default, and for the targets left out, the players the rules name",
+    )
     x: int | None = Field(None, ge=0)
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed to pay its cost")
     pay: Ids | None = None

@@ -140,6 +140,9 @@ NUMBER_ABILITIES = frozenset(
         "fading",
         "dredge",
         "cant_be_countered_if_x_at_least",
+        # Lion's Eye Diamond: "Sacrifice this, Discard your hand: Add N mana of any one color.
+        # Activate this ability only any time you could cast an instant" (a mana ability, 605.1a)
+        "sacrifice_discard_hand_for_mana",
     }
 )
 
@@ -331,8 +334,8 @@ class Ability(_Strict):
             if self.number is None or self.number < 0:
                 raise ValueError(f"{k} needs a number of 0 or more")
         elif k == "mana":
-            if not self.mana or self.mana.upper() not in {*COLORS, "C"}:
-                raise ValueError("mana needs one of W, U, B, R, G, C")
+            if not self.mana or (self.mana.upper() not in {*COLORS, "C"} and self.mana != "chosen"):
+                raise ValueError("mana needs one of W, U, B, R, G, C, or chosen (the color chosen as it entered)")
         elif k == "max_counters":
             if not self.counter or self.number is None or self.number < 0:
                 raise ValueError("max_counters needs a counter kind and a number of 0 or more")
@@ -596,6 +599,7 @@ _TARGET_FLAGS = (
     "other",
     "up_to",
     "same_word",
+    "opponent_chooses",
 )
 
 
@@ -617,6 +621,11 @@ class TargetSpec(_Strict):
         False,
         description='shares the word "target" with the previous target ("two target '
         'lands"): a different object or player (CR 601.2c, 113.3)',
+    )
+    opponent_chooses: bool = Field(
+        False,
+        description='"target ... of an opponent\'s choice": an opponent of the controller chooses this '
+        "target, when the controller would (CR 601.3, 602.3)",
     )
 
     @model_validator(mode="before")
@@ -645,7 +654,16 @@ class TargetSpec(_Strict):
             out += [f"card_target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"card_target_controller({key}, {index}, {self.controller}).")
-        for flag in ("attacking", "blocking", "attacking_or_blocking", "tapped", "other", "up_to", "same_word"):
+        for flag in (
+            "attacking",
+            "blocking",
+            "attacking_or_blocking",
+            "tapped",
+            "other",
+            "up_to",
+            "same_word",
+            "opponent_chooses",
+        ):
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out
@@ -1177,6 +1195,12 @@ class TriggeredAbility(_Strict):
         "it enchants; leaves_battlefield: `put_with_this`, a permanent another ability of the source "
         "put onto the battlefield (linked abilities, CR 607.2c)",
     )
+    at_least: int | None = Field(
+        None,
+        ge=2,
+        description="blocks, becomes_blocked: only when it blocks, or is blocked by, N or more creatures as "
+        'blockers are declared ("blocks two or more creatures", CR 509.4e)',
+    )
     if_: Condition | None = Field(
         None,
         alias="if",
@@ -1197,6 +1221,8 @@ class TriggeredAbility(_Strict):
     def _modes_alone(self) -> TriggeredAbility:
         if self.of == "put_with_this" and self.when != "leaves_battlefield":
             raise ValueError("`of: put_with_this` goes with `when: leaves_battlefield` only")
+        if self.at_least is not None and self.when not in ("blocks", "becomes_blocked"):
+            raise ValueError("`at_least` goes with `when: blocks` or `when: becomes_blocked` only")
         if self.modes and (self.targets or self.resolve or self.effect is not None):
             raise ValueError("a modal triggered ability has its targets and steps in its modes only")
         if len(self.modes) == 1:
@@ -1283,7 +1309,7 @@ ABILITY_SCHEMA: dict[str, Any] = {
                 **{k: {"type": "integer", "minimum": 0} for k in sorted(NUMBER_ABILITIES)},
                 "cda_pt": {"$ref": "#/$defs/Affects"},
                 "cda_power": {"$ref": "#/$defs/Affects"},
-                "mana": {"enum": ["W", "U", "B", "R", "G", "C"]},
+                "mana": {"enum": ["W", "U", "B", "R", "G", "C", "chosen"]},
                 "max_counters": {
                     "type": "object",
                     "additionalProperties": False,
@@ -1344,6 +1370,11 @@ class Card(_Strict):
         default_factory=list, description="activated abilities other than mana abilities (CR 602)"
     )
     modes: list[Mode] = Field(default_factory=list, description='a modal spell\'s modes ("Choose one", CR 700.2)')
+    modes_chosen_by: Literal["opponent"] | None = Field(
+        None,
+        description='who chooses a modal spell\'s mode as it is cast: `opponent` ("An opponent chooses one", '
+        "CR 601.3); by default its caster (601.2b)",
+    )
     triggered: list[TriggeredAbility] = Field(default_factory=list, description="triggered abilities (CR 603)")
     kicker: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="kicker cost (CR 702.30)")
     buyback: str | None = Field(None, pattern=r"^(\{[0-9WUBRGXCS/]+\})*$", description="buyback cost (CR 702.24)")
@@ -1420,6 +1451,8 @@ class Card(_Strict):
             raise ValueError("a planeswalker needs loyalty")
         if self.entwine is not None and len(self.modes) < 2:
             raise ValueError("entwine is an ability of modal spells: a card with entwine needs two or more modes")
+        if self.modes_chosen_by is not None and len(self.modes) < 2:
+            raise ValueError("modes_chosen_by is said of modal spells: the card needs two or more modes")
         return self
 
     @property
@@ -1547,6 +1580,8 @@ class Card(_Strict):
                 out.append(f"trigger_each({key}).")
             if trigger.first_each_turn:
                 out.append(f"trigger_first_each_turn({key}).")
+            if trigger.at_least is not None:  # CR 509.4e
+                out.append(f"trigger_at_least({key}, {trigger.at_least}).")
             if trigger.spell is not None:
                 out += [f"trigger_spell_filter({key}, {part})." for part in trigger.spell.parts()]
                 qualities.update(trigger.spell.all_terms())
@@ -1565,6 +1600,8 @@ class Card(_Strict):
         for n, mode in enumerate(self.modes, start=1):
             out += _spell_facts(f"md({c}, {n})", "", mode.targets, mode.resolve, mode.effect, qualities)
             out.append(f"card_mode({c}, {n}).")
+        if self.modes_chosen_by is not None:  # CR 601.3: "An opponent chooses one"
+            out.append(f"card_mode_chooser({c}, {self.modes_chosen_by}).")
         if self.entwine is not None:
             # CR 702.39a-b: the text of the spell with all its modes: each mode's targets after
             # those of the modes before it, and its instructions (N, I) after theirs
