@@ -30,6 +30,7 @@ from bridge.engine.acting import ACTING
 from bridge.engine.board import (
     ATTACK,
     BLOCK,
+    CHOICES,
     DAMAGE,
     DEALING,
     DEALING_PARTS,
@@ -442,6 +443,7 @@ def companies() -> list[tuple[tuple[str, ...], tuple[Part, ...]]]:
         (("stack/objects", "stack/triggers"), True, ()),
         (("combat/common",), True, ()),
         (REPLACEMENT, False, ()),
+        (CHOICES, False, ()),
     ]
     out = [
         (_engine_modules(*area, layered=layered, pt=pt), parts)

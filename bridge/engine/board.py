@@ -59,6 +59,7 @@ ORDER = ("combat/common", "combat/order")
 TRIGGER_ORDER = ("inputs", "stack/trigger_order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
+CHOICES = ("replacement", "stack/objects", "stack/choices")
 DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
 TURN = ("combat/common", "characteristics/players", "turn/control", "turn/steps")
 
@@ -330,6 +331,12 @@ class Board:
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
+            named = [(o, c["card_name"]) for o, c in (action.as_enters or {}).items() if "card_name" in c]
+            if named:
+                # CR 614.12: the card names stated are judged by the rules (stack/choices.lp)
+                facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
+                model = Session(self.modules(*CHOICES, pt=False), self.position.facts + facts).solve().model
+                return self.reader.verdict(model)
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)

@@ -1,0 +1,91 @@
+"""The choices a player states ahead of the event that asks for them, open now, as questions.
+
+Some choices are made as an event happens at a moment no player has priority: a "you may"
+followed or not as a spell or ability resolves (CR 603.5, 608.2d), champion's exile (702.69a),
+Time Vault's skipped turn (614.10b), a draw replaced by dredge (702.49a, 616.1), the card
+Meddling Mage names as it enters (614.12).  The player states them with ``choose_order``
+before the event (declines, replacement order, as_enters), and the statement stands.  The
+rules list the choices open to a player now that he or she hasn't stated
+(``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
+adds it to what the player has stated.
+
+The question is asked only when a card that can give such a choice is where it would give
+it: the top object of the stack (its card, or its source's), a permanent (Time Vault) or a
+card in the player's graveyard (dredge).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+from bridge.engine.board import CHOICES, Board
+from bridge.engine.solver import answer, atoms, symbol_text
+from bridge.model.actions import ChooseOrder
+from bridge.model.cards import CardPool
+from bridge.model.errors import InputError
+from bridge.model.state import GameState
+
+__all__ = ["open_choices"]
+
+# the card data that can give such a choice (cards/README.md), for the cheap check only
+_GIVES = re.compile(r'"may":true|\b(champion|dredge|reveal_top|skip_turn_to_untap|named_card_cant_be_cast)\b')
+
+# whether a card can give such a choice, for each pool
+_MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[str, bool]] = weakref.WeakKeyDictionary()
+
+
+def _gives(pool: CardPool, card: str | None) -> bool:
+    if card is None:
+        return False
+    known = _MENTIONS.setdefault(pool, {})
+    if card not in known:
+        try:
+            known[card] = bool(_GIVES.search(pool.get(card).model_dump_json()))
+        except InputError:
+            known[card] = False
+    return known[card]
+
+
+def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
+    """Whether the top of the stack (its card, or its source's), a permanent or a card in the
+    player's graveyard is a card that can give such a choice: if not, none is open."""
+    cards = {p.id: p.card for p in state.permanents()}
+    for perm in state.permanents():
+        if _gives(pool, perm.card) or _gives(pool, perm.chosen.get("copy_card")):
+            return True
+    if state.stack:
+        top = state.stack[0]
+        if _gives(pool, top.card) or _gives(pool, cards.get(top.source or "")):
+            return True
+    return any(_gives(pool, c.card) for c in state.player(player).graveyard)
+
+
+def open_choices(board: Board, player: str) -> list[ChooseOrder]:
+    """The choices open to ``player`` now that he or she hasn't stated, as the rules list them,
+    each as the ``choose_order`` that states it beside what he or she has stated: a source
+    added to the declines, a card with dredge added last to the replacement order, a card
+    name chosen for an object entering the battlefield."""
+    state = board.state
+    if not _may_have_one(board.pool, state, player):
+        return []
+    model = answer(board.modules(*CHOICES, pt=False), board.position.facts).model
+    me = state.player(player)
+    stated = me.as_enters
+    out: list[ChooseOrder] = []
+    for s in sorted(atoms(model, "open_choice", 2), key=str):
+        who, choice = s.arguments
+        if symbol_text(who) != player:
+            continue
+        if choice.match("decline", 1):
+            out.append(ChooseOrder(by=player, declines=[*me.declines, symbol_text(choice.arguments[0])]))
+        elif choice.match("replacement", 1):
+            source = symbol_text(choice.arguments[0])
+            out.append(ChooseOrder(by=player, replacements=[*me.replacement_order, source]))
+        elif choice.match("card_name", 2):
+            oid, name = (symbol_text(a) for a in choice.arguments)
+            if "card_name" in stated.get(oid, {}):
+                continue
+            entry = {**stated.get(oid, {}), "card_name": name}
+            out.append(ChooseOrder(by=player, as_enters={**stated, oid: entry}))
+    return out
