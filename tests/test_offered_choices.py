@@ -535,3 +535,25 @@ def test_every_way_to_pay_with_a_triggered_mana_ability_is_offered() -> None:
     accepted, offered = _ways_offered_and_accepted(game, "digger")
     assert len(accepted) == 7 and ("Island", "Swamp") in accepted
     assert offered == accepted
+
+
+def test_every_color_voice_of_all_can_choose_is_offered() -> None:
+    # CR 614.12, 105.1: as Voice of All enters, alice chooses a color; stated values made
+    # broadly (every color, basic land type and creature type of the game, and a word that
+    # is none) for the Voice and a land: only the Voice's colors count
+    game = _game([{"id": "voice", "card": "Voice of All"}], [{"id": "plains", "card": "Plains"}, *["Plains"] * 3])
+    game.push(Cast(card="voice", by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    words = ["white", "blue", "black", "red", "green", "plains", "island", "swamp", "mountain", "forest", "angel"]
+    candidates = [
+        ChooseOrder(by="alice", as_enters={o: {k: v}})
+        for o in ("voice", "plains")
+        for k in ("color", "creature_type", "land_type")
+        for v in [*words, "purple"]
+    ]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert len(accepted) == 5 and len(offered) == 5
+    assert not _accepted(game, ChooseOrder(by="alice", as_enters={"voice": {"color": "purple"}}))

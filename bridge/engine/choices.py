@@ -3,7 +3,8 @@
 Some choices are made as an event happens at a moment no player has priority: a "you may"
 followed or not as a spell or ability resolves (CR 603.5, 608.2d), champion's exile (702.69a),
 Time Vault's skipped turn (614.10b), a draw replaced by dredge (702.49a, 616.1), the card
-Meddling Mage names as it enters (614.12).  The player states them with ``choose_order``
+Meddling Mage names, the color, creature type or basic land type chosen as a permanent enters
+(614.12).  The player states them with ``choose_order``
 before the event (declines, replacement order, as_enters), and the statement stands.  The
 rules list the choices open to a player now that he or she hasn't stated
 (``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
@@ -20,6 +21,8 @@ import re
 import weakref
 
 from bridge.engine.board import CHOICES, Board
+from bridge.engine.facts import asp_string
+from bridge.engine.moves import as_enters_kinds
 from bridge.engine.solver import answer, atoms, symbol_text
 from bridge.model.actions import ChooseOrder
 from bridge.model.cards import CardPool
@@ -29,7 +32,7 @@ from bridge.model.state import GameState
 __all__ = ["open_choices"]
 
 # the card data that can give such a choice (cards/README.md), for the cheap check only
-_GIVES = re.compile(r'"may":true|\b(champion|dredge|reveal_top|skip_turn_to_untap|named_card_cant_be_cast)\b')
+_GIVES = re.compile(r'"may":true|\b(champion|dredge|reveal_top|skip_turn_to_untap|named_card_cant_be_cast|chosen)\b')
 
 # whether a card can give such a choice, for each pool
 _MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[str, bool]] = weakref.WeakKeyDictionary()
@@ -65,11 +68,18 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
     """The choices open to ``player`` now that he or she hasn't stated, as the rules list them,
     each as the ``choose_order`` that states it beside what he or she has stated: a source
     added to the declines, a card with dredge added last to the replacement order, a card
-    name chosen for an object entering the battlefield."""
+    name, color, creature type or basic land type chosen for an object entering the
+    battlefield (what its card asks for: :func:`~bridge.engine.moves.as_enters_kinds`)."""
     state = board.state
     if not _may_have_one(board.pool, state, player):
         return []
-    model = answer(board.modules(*CHOICES, pt=False), board.position.facts).model
+    facts = board.position.facts
+    top = state.stack[0] if state.stack else None
+    if top is not None and top.card and not top.face_down:
+        # what the card of the object that resolves next asks for as it enters (614.12)
+        kinds = as_enters_kinds(board.pool.get(top.card)) - {"card_name"}
+        facts += "".join(f"\nenters_asks({asp_string(top.id or '')}, {kind})." for kind in sorted(kinds))
+    model = answer(board.modules(*CHOICES, pt=False), facts).model
     me = state.player(player)
     stated = me.as_enters
     out: list[ChooseOrder] = []
@@ -82,10 +92,15 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         elif choice.match("replacement", 1):
             source = symbol_text(choice.arguments[0])
             out.append(ChooseOrder(by=player, replacements=[*me.replacement_order, source]))
-        elif choice.match("card_name", 2):
-            oid, name = (symbol_text(a) for a in choice.arguments)
-            if "card_name" in stated.get(oid, {}):
+        else:
+            # a card name, or a color, creature type or basic land type, as an object enters
+            oid, kind, value = (
+                (symbol_text(choice.arguments[0]), "card_name", symbol_text(choice.arguments[1]))
+                if choice.match("card_name", 2)
+                else tuple(symbol_text(a) for a in choice.arguments)
+            )
+            if kind in stated.get(oid, {}):
                 continue
-            entry = {**stated.get(oid, {}), "card_name": name}
+            entry = {**stated.get(oid, {}), kind: value}
             out.append(ChooseOrder(by=player, as_enters={**stated, oid: entry}))
     return out
