@@ -557,3 +557,26 @@ def test_every_color_voice_of_all_can_choose_is_offered() -> None:
     assert {_reached(game, s, event) for s in offered} | {default} == accepted
     assert len(accepted) == 5 and len(offered) == 5
     assert not _accepted(game, ChooseOrder(by="alice", as_enters={"voice": {"color": "purple"}}))
+
+
+def test_every_creature_clone_can_copy_is_offered() -> None:
+    # CR 706.5: as Clone enters, alice chooses a creature on the battlefield to copy (the
+    # default: the one with the greatest power); stated broadly for Clone and a land, every
+    # object of the game
+    game = _game(
+        [{"id": "clone", "card": "Clone"}],
+        [{"id": "island", "card": "Island"}, "Island", "Island", "Island", {"id": "bears", "card": "Grizzly Bears"}],
+        [{"id": "angel", "card": "Serra Angel"}],
+    )
+    game.push(Cast(card="clone", by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    objects = [p.id or "" for p in game.state.permanents()] + ["clone", "alice"]
+    candidates = [ChooseOrder(by="alice", as_enters={o: {"copy": x}}) for o in ("clone", "island") for x in objects]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert len(accepted) == 2 and sorted(s.as_enters["clone"]["copy"] for s in offered if s.as_enters) == [
+        "angel",
+        "bears",
+    ]

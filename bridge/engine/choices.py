@@ -3,8 +3,8 @@
 Some choices are made as an event happens at a moment no player has priority: a "you may"
 followed or not as a spell or ability resolves (CR 603.5, 608.2d), champion's exile (702.69a),
 Time Vault's skipped turn (614.10b), a draw replaced by dredge (702.49a, 616.1), the card
-Meddling Mage names, the color, creature type or basic land type chosen as a permanent enters
-(614.12).  The player states them with ``choose_order``
+Meddling Mage names, the creature Clone copies, the color, creature type or basic land type
+chosen as a permanent enters (614.12, 706.5).  The player states them with ``choose_order``
 before the event (declines, replacement order, as_enters), and the statement stands.  The
 rules list the choices open to a player now that he or she hasn't stated
 (``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
@@ -32,7 +32,9 @@ from bridge.model.state import GameState
 __all__ = ["open_choices"]
 
 # the card data that can give such a choice (cards/README.md), for the cheap check only
-_GIVES = re.compile(r'"may":true|\b(champion|dredge|reveal_top|skip_turn_to_untap|named_card_cant_be_cast|chosen)\b')
+_GIVES = re.compile(
+    r'"may":true|\b(champion|dredge|reveal_top|skip_turn_to_untap|named_card_cant_be_cast|chosen|enters_as_copy\w*)\b'
+)
 
 # whether a card can give such a choice, for each pool
 _MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[str, bool]] = weakref.WeakKeyDictionary()
@@ -68,8 +70,8 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
     """The choices open to ``player`` now that he or she hasn't stated, as the rules list them,
     each as the ``choose_order`` that states it beside what he or she has stated: a source
     added to the declines, a card with dredge added last to the replacement order, a card
-    name, color, creature type or basic land type chosen for an object entering the
-    battlefield (what its card asks for: :func:`~bridge.engine.moves.as_enters_kinds`)."""
+    name, creature to copy, color, creature type or basic land type chosen for an object
+    entering the battlefield (what its card asks for: :func:`~bridge.engine.moves.as_enters_kinds`)."""
     state = board.state
     if not _may_have_one(board.pool, state, player):
         return []
