@@ -296,7 +296,7 @@ def test_every_way_to_pay_what_mana_leak_offers_is_offered() -> None:
 
 def _position(game: Game) -> str:
     """The position, what the players stated ahead aside."""
-    cleared = {"declines": [], "replacement_order": [], "as_enters": {}}
+    cleared = {"declines": [], "replacement_order": [], "as_enters": {}, "source_choices": {}}
     players = [p.model_copy(update=cleared) for p in game.state.players]
     return game.state.model_copy(update={"players": players}).model_dump_json()
 
@@ -580,3 +580,21 @@ def test_every_creature_clone_can_copy_is_offered() -> None:
         "angel",
         "bears",
     ]
+
+
+def test_every_source_circle_of_protection_can_choose_is_offered() -> None:
+    # CR 615.8, 609.7a: as Circle of Protection: Red's ability resolves, alice chooses the
+    # red source whose next damage to her is prevented: the Goblin Piker or the Raging Goblin
+    # (the default: the one with the smaller id); stated broadly, every pair of objects
+    game = Game.from_scenario("scenarios/replacement/circle_of_protection_chosen_source.yaml")
+    game.push(Pass(by="bob"))
+    game.push(Activate(source="cop", by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    objects = [p.id or "" for p in game.state.permanents()] + [s.id or "" for s in game.state.stack]
+    candidates = [ChooseOrder(by=who, sources={k: x}) for who in ("alice", "bob") for k in objects for x in objects]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert sorted((s.sources or {}).get("cop", "") for s in offered) == ["piker", "raging"]
+    assert len(accepted) == 2
