@@ -17,7 +17,7 @@ import json
 import pytest
 
 from bridge.engine.game import Game
-from bridge.model.actions import Action, AnswerOffer, Cast, ChooseTargets, Pass
+from bridge.model.actions import Action, Activate, AnswerOffer, Cast, ChooseOrder, ChooseTargets, Pass
 from bridge.model.errors import IllegalActionError, InputError
 from bridge.play.agents import decisions
 from bridge.play.brute import action_key
@@ -281,3 +281,320 @@ def test_every_way_to_pay_what_mana_leak_offers_is_offered() -> None:
         ("Forest", "Island", "Mountain"),
     }
     assert _ways(game, offered) == _ways(game, accepted)
+
+
+# ---------------------------------------------------------------------- choices stated ahead
+# A choice made as an event happens where nobody has priority (a "you may" as an object
+# resolves, champion's exile, Time Vault's skipped turn, a dredge for a draw, the card Meddling
+# Mage names) is stated ahead with choose_order, and stands.  push takes any statement that
+# names objects of the game, so the statements are compared by what they change: each
+# statement made broadly (by either player, each object declined or named first in the
+# replacement order; each card name of the game's cards stated for each object) is pushed,
+# the event played out, and the position reached (statements aside) kept; the statements
+# decisions() offers must reach exactly the positions the accepted ones reach.
+
+
+def _position(game: Game) -> str:
+    """The position, what the players stated ahead aside."""
+    cleared = {"declines": [], "replacement_order": [], "as_enters": {}, "source_choices": {}}
+    players = [p.model_copy(update=cleared) for p in game.state.players]
+    return game.state.model_copy(update={"players": players}).model_dump_json()
+
+
+def _reached(game: Game, statement: ChooseOrder | None, event: list[Action]) -> str | None:
+    """The position after the statement (none: as things stand) and the event, or None when
+    push refuses the statement."""
+    if statement is not None and not _accepted(game, statement):
+        return None
+    pushed = [statement] if statement is not None else []
+    for action in [*pushed, *event]:
+        game.push(action)
+    reached = _position(game)
+    for _ in range(len(pushed) + len(event)):
+        game.pop()
+    return reached
+
+
+def _broad_statements(game: Game) -> list[ChooseOrder]:
+    state = game.state
+    zones = [c for p in state.players for z in ("library", "hand", "graveyard", "exile") for c in getattr(p, z)]
+    objects = [p.id or "" for p in state.permanents()] + [s.id or "" for s in state.stack] + [c.id or "" for c in zones]
+    cards = [p.card for p in state.permanents()] + [s.card for s in state.stack if s.card] + [c.card for c in zones]
+    names = sorted({game.pool.get(c).name for c in cards})
+    out: list[ChooseOrder] = []
+    for who in ("alice", "bob"):
+        out += [ChooseOrder(by=who, declines=[o]) for o in objects]
+        out += [ChooseOrder(by=who, replacements=[o]) for o in objects]
+        if any(game.pool.get(c).abilities and "named_card" in str(game.pool.get(c).abilities) for c in cards):
+            out += [ChooseOrder(by=who, as_enters={o: {"card_name": n}}) for o in objects for n in names]
+    return out
+
+
+def _offered_statements(game: Game) -> list[ChooseOrder]:
+    return [a for a in decisions(game).options if isinstance(a, ChooseOrder)]
+
+
+def _check_statements(game: Game, event: list[Action], names_default: bool = False) -> set[str]:
+    """The positions the accepted statements reach (the one reached stating nothing among
+    them) must be those the offered ones reach; returns them.  Each offered statement
+    reaches a position of its own, other than the one reached stating nothing (but, where
+    ``names_default``, the statement of the choice made by default)."""
+    default = _reached(game, None, event)
+    accepted = {r for s in _broad_statements(game) if (r := _reached(game, s, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    reached = {_reached(game, s, event) for s in offered}
+    assert None not in reached, "an offered statement is refused"
+    assert reached | {default} == accepted
+    # each offered statement changes something, once
+    assert len(reached) == len(offered) and (names_default or default not in reached)
+    return {r for r in accepted if r is not None}
+
+
+def _top_trigger_waiting(hand: list[object], battlefield: list[object], graveyard: list[object]) -> Game:
+    """Alice casts the creature in her hand; its enters-the-battlefield ability is on the
+    stack and she has priority."""
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": hand,
+                    "battlefield": battlefield,
+                    "graveyard": graveyard,
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    card = hand[0]["id"]  # type: ignore[index]
+    game.push(Cast(card=card, by="alice"))
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    assert game.state.stack and game.state.stack[0].source == card and game.state.priority_player() == "alice"
+    return game
+
+
+def test_declining_champions_exile_is_offered() -> None:
+    # CR 702.69a: Changeling Hero's champion ability: exile the Bears, or decline and
+    # sacrifice the Hero
+    game = _top_trigger_waiting(
+        [{"id": "hero", "card": "Changeling Hero"}], ["Plains", "Plains", {"id": "bears", "card": "Grizzly Bears"}], []
+    )
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 2
+    assert [a.declines for a in _offered_statements(game)] == [["hero"]]
+
+
+def test_declining_champion_is_not_offered_with_nothing_to_exile() -> None:
+    game = _top_trigger_waiting([{"id": "hero", "card": "Changeling Hero"}], ["Plains", "Plains"], [])
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 1
+    assert _offered_statements(game) == []
+
+
+def test_declining_a_may_of_a_trigger_is_offered() -> None:
+    # CR 603.5, 608.2d: Gravedigger's "you may return target creature card"
+    game = _top_trigger_waiting(
+        [{"id": "digger", "card": "Gravedigger"}], ["Swamp"] * 4, [{"id": "bears", "card": "Grizzly Bears"}]
+    )
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 2
+    # stated, it stands and is offered no more
+    game.push(_offered_statements(game)[0])
+    assert _offered_statements(game) == []
+
+
+def test_declining_time_vaults_skip_is_offered() -> None:
+    # CR 614.10b: alice would begin her turn while her Time Vault is tapped: she skips it
+    # (the Vault untaps) or begins it
+    game = Game.from_state(
+        {
+            "turn": 6,
+            "active": "bob",
+            "step": "end",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "vault", "card": "Time Vault", "tapped": True}],
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "library": ["Island"] * 4},
+            ],
+        }
+    )
+    game.push(Pass(by="bob"))
+    assert len(_check_statements(game, [Pass(by="alice")])) == 2
+    game.push(_offered_statements(game)[0])
+    game.push(Pass(by="alice"))
+    assert game.state.turn == 7 and game.state.active == "alice"
+    assert game.state.permanent("vault").tapped
+
+
+def _upkeep(library: int, battlefield: list[object] | None = None) -> Game:
+    return Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "upkeep",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": battlefield or [],
+                    "graveyard": [{"id": "darkblast", "card": "Darkblast"}],
+                    "library": ["Forest"] * library,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+
+
+def test_dredge_for_the_draw_is_offered() -> None:
+    # CR 702.49a, 616.1: alice's draw of her draw step, or Darkblast's dredge 3 instead
+    game = _upkeep(4)
+    reached = _check_statements(game, [Pass(by="alice"), Pass(by="bob")])
+    assert len(reached) == 2
+    [dredge] = _offered_statements(game)
+    game.push(dredge)
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    alice = game.state.player("alice")
+    assert [c.card for c in alice.hand] == ["Darkblast"] and len(alice.library) == 1
+
+
+def test_dredge_is_not_offered_without_enough_cards_in_the_library() -> None:
+    # CR 702.49b: two cards in the library, dredge 3 can't replace the draw
+    game = _upkeep(2)
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 1
+    assert _offered_statements(game) == []
+
+
+def test_dredge_for_sindbads_draw_is_offered() -> None:
+    # CR 614.11b: Sindbad's draw, replaced by dredge, reveals and discards nothing
+    game = _upkeep(4, [{"id": "sindbad", "card": "Sindbad"}])
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    assert game.state.step == "main1"
+    game.push(Activate(source="sindbad", ability=1, by="alice"))
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 2
+
+
+def test_every_card_meddling_mage_can_name_is_offered() -> None:
+    # CR 614.12: as the Mage enters, bob names a nonland card: the game's nonland cards are
+    # the bound (a name of no card of the game is refused, as is a land's)
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "bob",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": ["Lightning Bolt", "Giant Growth"], "battlefield": ["Mountain"]},
+                {"name": "bob", "hand": [{"id": "mage", "card": "Meddling Mage"}], "battlefield": ["Plains", "Island"]},
+            ],
+        }
+    )
+    game.push(Cast(card="mage", by="bob"))
+    reached = _check_statements(game, [Pass(by="bob"), Pass(by="alice")], names_default=True)
+    assert len(reached) == 3  # Lightning Bolt (the default), Giant Growth, Meddling Mage
+    assert not _accepted(game, ChooseOrder(by="bob", as_enters={"mage": {"card_name": "Plains"}}))
+    assert not _accepted(game, ChooseOrder(by="bob", as_enters={"mage": {"card_name": "Shivan Dragon"}}))
+
+
+def _ways_offered_and_accepted(game: Game, card: str) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """The ways to pay the plain cast of ``card`` (its least cost) that push accepts among
+    every set of alice's permanents, and those offered."""
+    plain = Cast(card=card, by="alice")
+    accepted = [plain.model_copy(update={"pay": s}) for s in _subsets(game, "alice")]
+    accepted = [a for a in accepted if _accepted(game, a)]
+    offered = [
+        a for a in decisions(game).options if isinstance(a, Cast) and a.model_copy(update={"pay": None}) == plain
+    ]
+    if len(offered) == 1 and offered[0].pay is None:
+        return _ways(game, accepted), set()
+    return _ways(game, accepted), _ways(game, offered)
+
+
+def test_every_way_to_pay_a_reduced_cost_is_offered() -> None:
+    # Thunderscape Familiar: black spells cost {1} less (601.2e): Gravedigger's {3}{B} is
+    # {2}{B}, paid with the Swamp and two of an Island, a Mountain and a Forest
+    game = _game(
+        [{"id": "digger", "card": "Gravedigger"}], ["Swamp", "Island", "Mountain", "Forest", "Thunderscape Familiar"]
+    )
+    accepted, offered = _ways_offered_and_accepted(game, "digger")
+    assert accepted == {("Forest", "Island", "Swamp"), ("Forest", "Mountain", "Swamp"), ("Island", "Mountain", "Swamp")}
+    assert offered == accepted
+
+
+def test_every_way_to_pay_with_a_triggered_mana_ability_is_offered() -> None:
+    # Mana Flare: each land tapped for mana makes one more (605.4a): Gravedigger's {3}{B}
+    # is paid with the Swamp and one, two or three other lands (the mana left over stays)
+    game = _game([{"id": "digger", "card": "Gravedigger"}], ["Swamp", "Island", "Mountain", "Forest", "Mana Flare"])
+    accepted, offered = _ways_offered_and_accepted(game, "digger")
+    assert len(accepted) == 7 and ("Island", "Swamp") in accepted
+    assert offered == accepted
+
+
+def test_every_color_voice_of_all_can_choose_is_offered() -> None:
+    # CR 614.12, 105.1: as Voice of All enters, alice chooses a color; stated values made
+    # broadly (every color, basic land type and creature type of the game, and a word that
+    # is none) for the Voice and a land: only the Voice's colors count
+    game = _game([{"id": "voice", "card": "Voice of All"}], [{"id": "plains", "card": "Plains"}, *["Plains"] * 3])
+    game.push(Cast(card="voice", by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    words = ["white", "blue", "black", "red", "green", "plains", "island", "swamp", "mountain", "forest", "angel"]
+    candidates = [
+        ChooseOrder(by="alice", as_enters={o: {k: v}})
+        for o in ("voice", "plains")
+        for k in ("color", "creature_type", "land_type")
+        for v in [*words, "purple"]
+    ]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert len(accepted) == 5 and len(offered) == 5
+    assert not _accepted(game, ChooseOrder(by="alice", as_enters={"voice": {"color": "purple"}}))
+
+
+def test_every_creature_clone_can_copy_is_offered() -> None:
+    # CR 706.5: as Clone enters, alice chooses a creature on the battlefield to copy (the
+    # default: the one with the greatest power); stated broadly for Clone and a land, every
+    # object of the game
+    game = _game(
+        [{"id": "clone", "card": "Clone"}],
+        [{"id": "island", "card": "Island"}, "Island", "Island", "Island", {"id": "bears", "card": "Grizzly Bears"}],
+        [{"id": "angel", "card": "Serra Angel"}],
+    )
+    game.push(Cast(card="clone", by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    objects = [p.id or "" for p in game.state.permanents()] + ["clone", "alice"]
+    candidates = [ChooseOrder(by="alice", as_enters={o: {"copy": x}}) for o in ("clone", "island") for x in objects]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert len(accepted) == 2 and sorted(s.as_enters["clone"]["copy"] for s in offered if s.as_enters) == [
+        "angel",
+        "bears",
+    ]
+
+
+def test_every_source_circle_of_protection_can_choose_is_offered() -> None:
+    # CR 615.8, 609.7a: as Circle of Protection: Red's ability resolves, alice chooses the
+    # red source whose next damage to her is prevented: the Goblin Piker or the Raging Goblin
+    # (the default: the one with the smaller id); stated broadly, every pair of objects
+    game = Game.from_scenario("scenarios/replacement/circle_of_protection_chosen_source.yaml")
+    game.push(Pass(by="bob"))
+    game.push(Activate(source="cop", by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    objects = [p.id or "" for p in game.state.permanents()] + [s.id or "" for s in game.state.stack]
+    candidates = [ChooseOrder(by=who, sources={k: x}) for who in ("alice", "bob") for k in objects for x in objects]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = _offered_statements(game)
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert sorted((s.sources or {}).get("cop", "") for s in offered) == ["piker", "raging"]
+    assert len(accepted) == 2

@@ -31,6 +31,7 @@ from bridge.engine.acting import ACTING
 from bridge.engine.board import (
     ATTACK,
     BLOCK,
+    CHOICES,
     DAMAGE,
     DEALING,
     DEALING_PARTS,
@@ -443,6 +444,7 @@ def companies() -> list[tuple[tuple[str, ...], tuple[Part, ...]]]:
         (("stack/objects", "stack/triggers"), True, ()),
         (("combat/common",), True, ()),
         (REPLACEMENT, False, ()),
+        (CHOICES, False, ()),
     ]
     out = [
         (_engine_modules(*area, layered=layered, pt=pt), parts)

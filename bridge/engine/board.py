@@ -11,6 +11,7 @@ has priority (115).  The sets of rule modules each question loads are named here
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from os import PathLike
@@ -59,6 +60,9 @@ ORDER = ("combat/common", "combat/order")
 TRIGGER_ORDER = ("inputs", "stack/trigger_order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
+CHOICES = ("replacement", "stack/objects", "stack/choices")
+# a value the rules write as a constant (a color, a creature or basic land type)
+_WORD = re.compile(r"[a-z][a-z0-9_]*")
 DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
 TURN = ("combat/common", "characteristics/players", "turn/control", "turn/steps")
 
@@ -331,6 +335,22 @@ class Board:
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
+            named = [(o, c["card_name"]) for o, c in (action.as_enters or {}).items() if "card_name" in c]
+            values = [
+                (o, k, v)
+                for o, c in (action.as_enters or {}).items()
+                for k, v in c.items()
+                if k in ("color", "creature_type", "land_type")
+            ]
+            if named or values:
+                # CR 614.12: the card names and values stated are judged by the rules (stack/choices.lp)
+                facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
+                facts += "".join(
+                    f"\nstated_chosen({asp_string(o)}, {k}, {v if _WORD.fullmatch(v) else asp_string(v)})."
+                    for o, k, v in values
+                )
+                model = Session(self.modules(*CHOICES, pt=False), self.position.facts + facts).solve().model
+                return self.reader.verdict(model)
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):
             return Verdict(legal=True)

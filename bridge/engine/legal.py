@@ -34,8 +34,11 @@ class Listing:
     those with nothing to choose (no target, mode, X, optional or additional cost) that the
     rules judged whole: legal as they are.  ``payment_choices``: those (by card id or
     ``source/number``) whose cost may be paid in ways that leave different mana abilities
-    untapped (:func:`payments`).  ``face_up``: the face-down permanents with a morph cost the
-    player could turn face up (CR 702.34d; the cost is judged as it is tried)."""
+    untapped (:func:`payments`); ``judged_payment_choices``: those whose least cost the listing
+    can't tell exactly (a cost to reduce, an X, a triggered mana ability) and whose ways to pay
+    may differ: they are asked of the attempt itself (:func:`bridge.engine.acting.ways_to_pay`).
+    ``face_up``: the face-down permanents with a morph cost the player could turn face up (CR
+    702.34d; the cost is judged as it is tried)."""
 
     casts: frozenset[str]
     abilities: frozenset[tuple[str, int]]
@@ -47,6 +50,7 @@ class Listing:
     sacrifices: dict[str, tuple[str, ...]]
     creature_mana: frozenset[str] = frozenset()
     face_up: frozenset[str] = frozenset()
+    judged_payment_choices: frozenset[str] = frozenset()
 
 
 def listing(game: Board, player: str) -> Listing:
@@ -140,6 +144,9 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
         sacrifices={k: tuple(sorted(v)) for k, v in sacrifices.items()},
         creature_mana=frozenset(s.arguments[0].string for s in atoms(model, "may_activate_creature_mana", 1)),
         face_up=frozenset(s.arguments[0].string for s in atoms(model, "may_turn_face_up", 1)),
+        judged_payment_choices=frozenset(
+            _attempt_key(s.arguments[0]) for s in atoms(model, "may_choose_judged_payment", 1)
+        ),
     )
 
 

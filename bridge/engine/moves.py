@@ -480,6 +480,12 @@ def take_from_library(
     return card_to(game, state, card_id, "library", where, candidates=candidates)
 
 
+def as_enters_kinds(card: Card) -> set[str]:
+    """What a card's abilities ask for as it enters: ``color``, ``creature_type``,
+    ``land_type``, ``card_name`` (614.12)."""
+    return _chooses(card)
+
+
 def _chooses(card: Card) -> set[str]:
     """What a card's abilities ask for as it enters: a color, a creature type, a basic land
     type, a card name (614.12)."""

@@ -7,9 +7,12 @@ damage assignment orders after blockers are declared (every order), announcing h
 damage is assigned (every division that deals it differently), else, for the
 player with priority, playing a land, casting a spell (with each legal choice of targets,
 and each way to pay where it matters), activating an ability, activating a mana ability
-with each color it makes, or passing.  Agents choose among them: :class:`ScriptedAgent` (a
-scenario's ``do``), :class:`RandomAgent` (seeded), :class:`FirstLegalAgent`, and
-:class:`HumanAgent` (a text prompt).  :func:`play` runs the loop and keeps the game log.
+with each color it makes, stating a choice open now that an event where nobody has priority
+will ask for (declining a "you may" of the object that resolves next, champion's exile or
+Time Vault's skip; a dredge for the next draw; the card Meddling Mage names), or passing.
+Agents choose among them: :class:`ScriptedAgent` (a scenario's ``do``), :class:`RandomAgent`
+(seeded), :class:`FirstLegalAgent`, and :class:`HumanAgent` (a text prompt).  :func:`play`
+runs the loop and keeps the game log.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from bridge.engine.acting import (
     ways_to_pay,
 )
 from bridge.engine.board import priority_now
+from bridge.engine.choices import open_choices
 from bridge.engine.combat import damage_choices, defender_has_choice, order_choices
 from bridge.engine.game import Game
 from bridge.engine.legal import Listing, listing, payments
@@ -82,8 +86,9 @@ class Decision:
     given, is a group of a few of the options that is cheap to list, for agents that sample
     (the legal declarations can be exponentially many).  ``choices``, when given, are options
     listed after the groups and before passing that stand beside a pass that takes a default
-    (the divisions of combat damage, where a pass deals it as assigned by default):
-    ``options`` has them, the groups and ``first`` don't."""
+    (the divisions of combat damage, where a pass deals it as assigned by default; with
+    priority, the choices stated ahead of an event that asks for them, where not stating one
+    takes the default): ``options`` has them, the groups and ``first`` don't."""
 
     def __init__(
         self,
@@ -218,7 +223,20 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         # player at 0 life); they are performed before anyone acts, as whenever a player
         # would receive priority (a game keeps none pending from then on)
         return Decision(player, (StateBasedActions(),))
-    return Decision(player, functools.partial(_priority_groups, game, player), can_pass=True)
+    # CR 603.5, 608.2d, 614.10b, 614.12, 616.1, 702.49a, 702.69a: the choices the player
+    # states ahead of an event that asks for them where nobody has priority, open now
+    return Decision(
+        player,
+        functools.partial(_priority_groups, game, player),
+        can_pass=True,
+        choices=functools.partial(_open_choices, game, player),
+    )
+
+
+def _open_choices(game: Game, player: str) -> list[Action]:
+    """The choices the player states ahead (``choose_order``) that the rules show open now,
+    each once: stated, it stands, and is not offered again."""
+    return [*open_choices(game, player)]
 
 
 def trigger_orders(state: GameState, player: str) -> list[OrderTriggers]:
@@ -452,10 +470,14 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
     """CR 601.2g: where the cost may be paid in ways that leave different mana abilities
     untapped, each action is offered once for each way (``pay``): at its least cost (no X,
     kicker, buyback, entwine, splice, nor face down) the ways the listing's grounding gives
-    when the rules say there is a choice; with more chosen, the ways the rules give for the
-    action with all its choices, when the player's mana sources don't all make the same mana."""
+    when the rules say there is a choice; with more chosen, or where the rules say the
+    listing can't tell the least cost exactly (a cost to reduce, an X, a triggered mana
+    ability: 601.2e, 605.4a), the ways the rules give for the action with all its choices,
+    when the player's mana sources don't all make the same mana or a triggered mana ability
+    may add mana."""
     kinds = {frozenset(c for s, c in listed.mana if s == source) for source, _ in listed.mana}
-    if key not in listed.payment_choices and len(kinds) < 2:
+    judged = key in listed.judged_payment_choices
+    if key not in listed.payment_choices and not judged and len(kinds) < 2:
         return actions
     least_ways = payments(game, player, key) if key in listed.payment_choices else []
     out: list[Action] = []
@@ -468,9 +490,9 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
             and not getattr(action, "splice", None)
             and not getattr(action, "face_down", False)
         )
-        if least:
+        if least and not judged:
             ways = least_ways
-        elif len(kinds) > 1 and isinstance(action, (Cast, Activate)):
+        elif (judged or len(kinds) > 1) and isinstance(action, (Cast, Activate)):
             ways = ways_to_pay(game, action)
         else:
             ways = []

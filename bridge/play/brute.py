@@ -27,10 +27,13 @@ else one that obeys the most requirements, CR 508.1d, 509.1c); it is checked to 
 those two do, and is not a decision of its own; so is a pass made while damage assignment
 orders or combat damage are to be announced (the defaults, then the pass).  Divisions of combat
 damage are compared by what dealing them does (:func:`choice_key`): the listing offers one
-division for each different result.  Two things are left out: a mana ability activated without naming
-its color (the listing names it always; naming the only color is the same action), and the
-actions of the scenario format that are no player's decision (``advance``, ``sba``, an
-assignment of combat damage announced whole without ``by``...).
+division for each different result.  Three things are left out: a mana ability activated
+without naming its color (the listing names it always; naming the only color is the same
+action), the choices a player states ahead of an event with ``choose_order`` (``push`` takes
+any statement naming objects of the game; tests/test_offered_choices.py compares them by what
+they change when the event comes), and the actions of the scenario format that are no
+player's decision (``advance``, ``sba``, an assignment of combat damage announced whole
+without ``by``...).
 
 Every candidate's verdict is passed to ``on_verdict`` when given (to check what verdicts
 cite).
@@ -53,6 +56,7 @@ from bridge.model.actions import (
     AnswerOffer,
     AssignDamage,
     Cast,
+    ChooseOrder,
     ChooseTargets,
     DeclareAttackers,
     DeclareBlockers,
@@ -394,6 +398,9 @@ def listing_differences(game: Game, listed: tuple[Action, ...], accepted: list[A
     """How the listed actions and the accepted ones differ (nothing when they are the same,
     one action for each way to pay where the listing offers ways)."""
     problems: list[str] = []
+    # a choice stated ahead (choose_order) is judged by what it changes when the event comes,
+    # not by push (which takes any statement naming objects of the game): left out here
+    listed = tuple(a for a in listed if not isinstance(a, ChooseOrder))
     accepted = _pass_by_default(game, listed, accepted, problems)
     accepted = _default_division_by_pass(game, listed, accepted)
     listed_ways = _by_way_to_pay(game, list(listed))

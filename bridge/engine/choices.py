@@ -1,0 +1,120 @@
+"""The choices a player states ahead of the event that asks for them, open now, as questions.
+
+Some choices are made as an event happens at a moment no player has priority: a "you may"
+followed or not as a spell or ability resolves (CR 603.5, 608.2d), champion's exile (702.69a),
+Time Vault's skipped turn (614.10b), the source of damage a prevention effect names (615.8), a
+draw replaced by dredge (702.49a, 616.1), the card Meddling Mage names, the creature Clone
+copies, the color, creature type or basic land type chosen as a permanent enters (614.12,
+706.5).  The player states them with ``choose_order`` before the event (declines, sources,
+replacement order, as_enters), and the statement stands.  The
+rules list the choices open to a player now that he or she hasn't stated
+(``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
+adds it to what the player has stated.
+
+The question is asked only when a card that can give such a choice is where it would give
+it: the top object of the stack (its card, or its source's), a permanent (Time Vault) or a
+card in the player's graveyard (dredge).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+
+from bridge.engine.board import CHOICES, Board
+from bridge.engine.facts import asp_string
+from bridge.engine.moves import as_enters_kinds
+from bridge.engine.solver import answer, atoms, symbol_text
+from bridge.model.actions import ChooseOrder
+from bridge.model.cards import CardPool
+from bridge.model.errors import InputError
+from bridge.model.state import GameState
+
+__all__ = ["open_choices"]
+
+# the card data that can give such a choice (cards/README.md), for the cheap check only: on
+# the top object of the stack (its card, or its source's), on a permanent, on a card in a
+# graveyard
+_ON_STACK = re.compile(
+    r'"may":true|\b(champion|reveal_top|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b'
+)
+_ON_PERMANENT = re.compile(r"\bskip_turn_to_untap\b")
+_IN_GRAVEYARD = re.compile(r"\bdredge\b")
+
+# whether a card can give such a choice, for each pool and place
+_MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[tuple[str, str], bool]] = weakref.WeakKeyDictionary()
+
+
+def _gives(pool: CardPool, card: str | None, where: re.Pattern[str]) -> bool:
+    if card is None:
+        return False
+    known = _MENTIONS.setdefault(pool, {})
+    if (card, where.pattern) not in known:
+        try:
+            known[(card, where.pattern)] = bool(where.search(pool.get(card).model_dump_json()))
+        except InputError:
+            known[(card, where.pattern)] = False
+    return known[(card, where.pattern)]
+
+
+def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
+    """Whether the top of the stack (its card, or its source's), a permanent or a card in the
+    player's graveyard is a card that can give such a choice there: if not, none is open."""
+    cards = {p.id: p.card for p in state.permanents()}
+    if state.stack:
+        top = state.stack[0]
+        if _gives(pool, top.card, _ON_STACK) or _gives(pool, cards.get(top.source or ""), _ON_STACK):
+            return True
+        copied = next((p.chosen.get("copy_card") for p in state.permanents() if p.id == top.source), None)
+        if _gives(pool, copied, _ON_STACK):
+            return True
+    for perm in state.permanents():
+        if _gives(pool, perm.card, _ON_PERMANENT) or _gives(pool, perm.chosen.get("copy_card"), _ON_PERMANENT):
+            return True
+    return any(_gives(pool, c.card, _IN_GRAVEYARD) for c in state.player(player).graveyard)
+
+
+def open_choices(board: Board, player: str) -> list[ChooseOrder]:
+    """The choices open to ``player`` now that he or she hasn't stated, as the rules list them,
+    each as the ``choose_order`` that states it beside what he or she has stated: a source
+    added to the declines, a source of damage chosen for an object's source, a card with
+    dredge added last to the replacement order, a card name, creature to copy, color,
+    creature type or basic land type chosen for an object entering the battlefield (what its
+    card asks for: :func:`~bridge.engine.moves.as_enters_kinds`)."""
+    state = board.state
+    if not _may_have_one(board.pool, state, player):
+        return []
+    facts = board.position.facts
+    top = state.stack[0] if state.stack else None
+    if top is not None and top.card and not top.face_down:
+        # what the card of the object that resolves next asks for as it enters (614.12)
+        kinds = as_enters_kinds(board.pool.get(top.card)) - {"card_name"}
+        facts += "".join(f"\nenters_asks({asp_string(top.id or '')}, {kind})." for kind in sorted(kinds))
+    model = answer(board.modules(*CHOICES, pt=False), facts).model
+    me = state.player(player)
+    stated = me.as_enters
+    out: list[ChooseOrder] = []
+    for s in sorted(atoms(model, "open_choice", 2), key=str):
+        who, choice = s.arguments
+        if symbol_text(who) != player:
+            continue
+        if choice.match("decline", 1):
+            out.append(ChooseOrder(by=player, declines=[*me.declines, symbol_text(choice.arguments[0])]))
+        elif choice.match("source", 2):
+            key, source = (symbol_text(a) for a in choice.arguments)
+            out.append(ChooseOrder(by=player, sources={**me.source_choices, key: source}))
+        elif choice.match("replacement", 1):
+            source = symbol_text(choice.arguments[0])
+            out.append(ChooseOrder(by=player, replacements=[*me.replacement_order, source]))
+        else:
+            # a card name, or a color, creature type or basic land type, as an object enters
+            oid, kind, value = (
+                (symbol_text(choice.arguments[0]), "card_name", symbol_text(choice.arguments[1]))
+                if choice.match("card_name", 2)
+                else tuple(symbol_text(a) for a in choice.arguments)
+            )
+            if kind in stated.get(oid, {}):
+                continue
+            entry = {**stated.get(oid, {}), kind: value}
+            out.append(ChooseOrder(by=player, as_enters={**stated, oid: entry}))
+    return out
