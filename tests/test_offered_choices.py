@@ -289,15 +289,20 @@ def test_every_way_to_pay_what_mana_leak_offers_is_offered() -> None:
 # Mage names) is stated ahead with choose_order, and stands.  push takes any statement that
 # names objects of the game, so the statements are compared by what they change: each
 # statement made broadly (by either player, each object declined or named first in the
-# replacement order; each card name of the game's cards stated for each object) is pushed,
+# replacement order; each card name of the game's cards stated for each object; each object,
+# and each set of two or three cards of a hand, stated to discard) is pushed,
 # the event played out, and the position reached (statements aside) kept; the statements
 # decisions() offers must reach exactly the positions the accepted ones reach.
 
 
 def _position(game: Game) -> str:
-    """The position, what the players stated ahead aside."""
-    cleared = {"declines": [], "replacement_order": [], "as_enters": {}, "source_choices": {}}
-    players = [p.model_copy(update=cleared) for p in game.state.players]
+    """The position, what the players stated ahead aside, and the order of the graveyards
+    (which no rule reads: no rule module knows a card's place in a graveyard)."""
+    cleared = {"declines": [], "replacement_order": [], "as_enters": {}, "source_choices": {}, "discard_order": []}
+    players = [
+        p.model_copy(update={**cleared, "graveyard": sorted(p.graveyard, key=lambda c: c.id or "")})
+        for p in game.state.players
+    ]
     return game.state.model_copy(update={"players": players}).model_dump_json()
 
 
@@ -327,6 +332,12 @@ def _broad_statements(game: Game) -> list[ChooseOrder]:
         out += [ChooseOrder(by=who, replacements=[o]) for o in objects]
         if any(game.pool.get(c).abilities and "named_card" in str(game.pool.get(c).abilities) for c in cards):
             out += [ChooseOrder(by=who, as_enters={o: {"card_name": n}}) for o in objects for n in names]
+        # the cards to discard: each object alone, and each set of two or three cards of a
+        # hand in its order (their order in the graveyard is read by no rule)
+        out += [ChooseOrder(by=who, discards=[o]) for o in objects]
+        for hand in ([c.id or "" for c in p.hand] for p in state.players):
+            sizes = (2, 3) if len(hand) <= 4 else (2,)
+            out += [ChooseOrder(by=who, discards=list(s)) for k in sizes for s in itertools.combinations(hand, k)]
     return out
 
 
@@ -598,3 +609,113 @@ def test_every_source_circle_of_protection_can_choose_is_offered() -> None:
     assert {_reached(game, s, event) for s in offered} | {default} == accepted
     assert sorted((s.sources or {}).get("cop", "") for s in offered) == ["piker", "raging"]
     assert len(accepted) == 2
+
+
+# ---------------------------------------------------------------------- cards discarded by choice
+# CR 514.1, 701.7a: the player who discards cards of his or her choice states them ahead
+
+
+def _mind_rot_waiting(hand: list[object]) -> Game:
+    """Alice's Mind Rot targets bob and waits on the stack; bob has priority."""
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": [{"id": "rot", "card": "Mind Rot"}], "battlefield": ["Swamp"] * 3},
+                {"name": "bob", "hand": hand, "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Cast(card="rot", by="alice", targets=["bob"]))
+    game.push(Pass(by="alice"))
+    assert game.state.priority_player() == "bob"
+    return game
+
+
+def test_every_pair_of_cards_mind_rot_discards_is_offered() -> None:
+    game = _mind_rot_waiting(
+        [
+            {"id": "forest", "card": "Forest"},
+            {"id": "island", "card": "Island"},
+            {"id": "bolt", "card": "Lightning Bolt"},
+        ]
+    )
+    # three cards, two discarded: three sets (the default, the cards listed last, among them)
+    reached = _check_statements(game, [Pass(by="bob")], names_default=True)
+    assert len(reached) == 3
+    assert sorted(a.discards or [] for a in _offered_statements(game)) == [
+        ["forest", "bolt"],
+        ["forest", "island"],
+        ["island", "bolt"],
+    ]
+    # a card that isn't in bob's hand can't be stated
+    assert not _accepted(game, ChooseOrder(by="bob", discards=["rot"]))
+    # stated, it stands and is offered no more; bob keeps the Island
+    game.push(ChooseOrder(by="bob", discards=["bolt", "forest"]))
+    assert _offered_statements(game) == []
+    game.push(Pass(by="bob"))
+    assert [c.id for c in game.state.player("bob").hand] == ["island"]
+
+
+def test_the_discard_of_a_looter_is_offered_before_its_draw() -> None:
+    # CR 701.7a: Merfolk Looter draws a card, then discards a card: either card of the hand,
+    # or by default the card drawn (listed last)
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "bolt", "card": "Lightning Bolt"}, {"id": "growth", "card": "Giant Growth"}],
+                    "battlefield": [{"id": "looter", "card": "Merfolk Looter"}],
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Activate(source="looter", ability=1, by="alice"))
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 3
+    assert [a.discards for a in _offered_statements(game)] == [["bolt"], ["growth"]]
+
+
+def _end_step(hand: int, battlefield: list[object] | None = None) -> Game:
+    return Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "end",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": f"c{k}", "card": "Forest"} for k in range(hand)],
+                    "battlefield": battlefield or [],
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+
+
+def test_every_card_to_discard_in_the_cleanup_step_is_offered() -> None:
+    # CR 514.1: eight cards, a maximum hand size of seven: alice discards one, any of them
+    game = _end_step(8)
+    reached = _check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)
+    assert len(reached) == 8
+    assert [a.discards for a in _offered_statements(game)] == [[f"c{k}"] for k in range(8)]
+    game.push(ChooseOrder(by="alice", discards=["c2"]))
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    assert [c.id for c in game.state.player("alice").graveyard] == ["c2"]
+
+
+def test_no_cleanup_discard_is_offered_within_the_maximum_hand_size() -> None:
+    # seven cards; and nine with Library of Leng (no maximum hand size, 402.2)
+    for game in (_end_step(7), _end_step(9, ["Library of Leng"])):
+        assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 1
+        assert _offered_statements(game) == []

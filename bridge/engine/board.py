@@ -60,7 +60,7 @@ ORDER = ("combat/common", "combat/order")
 TRIGGER_ORDER = ("inputs", "stack/trigger_order")
 DAMAGE = ("combat/common", "combat/damage_assignment")
 DEALING = ("combat/damage_dealing",)
-CHOICES = ("replacement", "stack/objects", "stack/choices")
+CHOICES = ("replacement", "characteristics/players", "stack/objects", "stack/choices")
 # a value the rules write as a constant (a color, a creature or basic land type)
 _WORD = re.compile(r"[a-z][a-z0-9_]*")
 DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
@@ -332,6 +332,7 @@ class Board:
             chosen += [x for pair in (action.sources or {}).items() for x in pair]
             chosen += list(action.trigger_modes or {})
             chosen += list(action.timestamps or [])
+            chosen += list(action.discards or [])
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
@@ -342,9 +343,13 @@ class Board:
                 for k, v in c.items()
                 if k in ("color", "creature_type", "land_type")
             ]
-            if named or values:
-                # CR 614.12: the card names and values stated are judged by the rules (stack/choices.lp)
+            if named or values or action.discards:
+                # CR 614.12: the card names and values stated are judged by the rules
+                # (stack/choices.lp); CR 514.1, 701.7a: so are the cards stated to discard
                 facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
+                facts += "".join(
+                    f"\nstated_discard({asp_string(action.by)}, {asp_string(x)})." for x in action.discards or []
+                )
                 facts += "".join(
                     f"\nstated_chosen({asp_string(o)}, {k}, {v if _WORD.fullmatch(v) else asp_string(v)})."
                     for o, k, v in values

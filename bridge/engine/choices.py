@@ -5,19 +5,23 @@ followed or not as a spell or ability resolves (CR 603.5, 608.2d), champion's ex
 Time Vault's skipped turn (614.10b), the source of damage a prevention effect names (615.8), a
 draw replaced by dredge (702.49a, 616.1), the card Meddling Mage names, the creature Clone
 copies, the color, creature type or basic land type chosen as a permanent enters (614.12,
-706.5).  The player states them with ``choose_order`` before the event (declines, sources,
-replacement order, as_enters), and the statement stands.  The
+706.5), the cards discarded by choice in the cleanup step (514.1) or by a resolving
+instruction (701.7a).  The player states them with ``choose_order`` before the event
+(declines, sources, replacement order, as_enters, discards), and the statement stands.  The
 rules list the choices open to a player now that he or she hasn't stated
 (``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
 adds it to what the player has stated.
 
 The question is asked only when a card that can give such a choice is where it would give
 it: the top object of the stack (its card, or its source's), a permanent (Time Vault) or a
-card in the player's graveyard (dredge).
+card in the player's graveyard (dredge); for the cleanup step's discard, in the end step with
+an empty stack, for the active player holding more than seven cards or with a card or effect
+in play that can change a maximum hand size.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import weakref
 
@@ -36,10 +40,16 @@ __all__ = ["open_choices"]
 # the top object of the stack (its card, or its source's), on a permanent, on a card in a
 # graveyard
 _ON_STACK = re.compile(
-    r'"may":true|\b(champion|reveal_top|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b'
+    r'"may":true|"discard":[^n]|\b(champion|reveal_top|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b'
 )
 _ON_PERMANENT = re.compile(r"\bskip_turn_to_untap\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
+# a card that can change a maximum hand size (402.2), on a permanent or in an effect
+_HAND_SIZE = re.compile(r'"(set|modify)_max_hand_size":[^n]')
+# CR 402.2: the maximum hand size when no effect changes it
+_USUAL_HAND = 7
+# the most sets of cards to discard offered (beyond: the first in the hand's order)
+MAX_DISCARD_SETS = 252
 
 # whether a card can give such a choice, for each pool and place
 _MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[tuple[str, str], bool]] = weakref.WeakKeyDictionary()
@@ -71,7 +81,31 @@ def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
     for perm in state.permanents():
         if _gives(pool, perm.card, _ON_PERMANENT) or _gives(pool, perm.chosen.get("copy_card"), _ON_PERMANENT):
             return True
+    if state.step == "end" and not state.stack and player == state.active and _may_discard_to(pool, state, player):
+        return True
     return any(_gives(pool, c.card, _IN_GRAVEYARD) for c in state.player(player).graveyard)
+
+
+def _may_discard_to(pool: CardPool, state: GameState, player: str) -> bool:
+    """Whether the player's hand can be larger than his or her maximum hand size: more cards
+    than seven, or a permanent or effect that can change the maximum."""
+    if len(state.player(player).hand) > _USUAL_HAND:
+        return True
+    if not state.player(player).hand:
+        return False
+    cards = [p.card for p in state.permanents()] + [p.chosen.get("copy_card") for p in state.permanents()]
+    return any(_gives(pool, c, _HAND_SIZE) for c in cards) or any(
+        _HAND_SIZE.search(e.model_dump_json()) for e in state.effects
+    )
+
+
+def _discard_sets(player: str, hand: list[str], n: int, cards: set[str]) -> list[ChooseOrder]:
+    """Each set of ``n`` of the ``cards`` the player may choose to discard, in the hand's
+    order (CR 701.7a: which cards; their order in the graveyard is read by no rule), as the
+    statement that names them; at most :data:`MAX_DISCARD_SETS`."""
+    choosable = [x for x in hand if x in cards]
+    sets = itertools.islice(itertools.combinations(choosable, min(n, len(choosable))), MAX_DISCARD_SETS)
+    return [ChooseOrder(by=player, discards=list(s)) for s in sets]
 
 
 def open_choices(board: Board, player: str) -> list[ChooseOrder]:
@@ -80,7 +114,8 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
     added to the declines, a source of damage chosen for an object's source, a card with
     dredge added last to the replacement order, a card name, creature to copy, color,
     creature type or basic land type chosen for an object entering the battlefield (what its
-    card asks for: :func:`~bridge.engine.moves.as_enters_kinds`)."""
+    card asks for: :func:`~bridge.engine.moves.as_enters_kinds`), each set of the cards to
+    discard (in place of the cards stated before)."""
     state = board.state
     if not _may_have_one(board.pool, state, player):
         return []
@@ -90,15 +125,19 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         # what the card of the object that resolves next asks for as it enters (614.12)
         kinds = as_enters_kinds(board.pool.get(top.card)) - {"card_name"}
         facts += "".join(f"\nenters_asks({asp_string(top.id or '')}, {kind})." for kind in sorted(kinds))
-    model = answer(board.modules(*CHOICES, pt=False), facts).model
     me = state.player(player)
+    facts += "".join(f"\ndiscards_stated({asp_string(player)}, {asp_string(x)})." for x in me.discard_order)
+    model = answer(board.modules(*CHOICES, pt=False), facts).model
     stated = me.as_enters
     out: list[ChooseOrder] = []
+    discards: dict[int, set[str]] = {}
     for s in sorted(atoms(model, "open_choice", 2), key=str):
         who, choice = s.arguments
         if symbol_text(who) != player:
             continue
-        if choice.match("decline", 1):
+        if choice.match("discard", 2):
+            discards.setdefault(choice.arguments[0].number, set()).add(symbol_text(choice.arguments[1]))
+        elif choice.match("decline", 1):
             out.append(ChooseOrder(by=player, declines=[*me.declines, symbol_text(choice.arguments[0])]))
         elif choice.match("source", 2):
             key, source = (symbol_text(a) for a in choice.arguments)
@@ -117,4 +156,7 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
                 continue
             entry = {**stated.get(oid, {}), kind: value}
             out.append(ChooseOrder(by=player, as_enters={**stated, oid: entry}))
+    hand = [c.id or "" for c in me.hand]
+    for n, cards in sorted(discards.items()):
+        out += _discard_sets(player, hand, n, cards)
     return out

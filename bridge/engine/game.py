@@ -239,6 +239,7 @@ class Game(Board):
                     ("as_enters", action.as_enters),
                     ("source_choices", action.sources),
                     ("timestamp_order", action.timestamps),
+                    ("discard_order", action.discards),
                 )
                 if v is not None
             }

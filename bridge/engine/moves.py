@@ -123,6 +123,24 @@ def discard(state: GameState, player: str, n: int, pool: CardPool | None = None)
     return triggers_on(pool, state, state, [f"discards({asp_string(player)}, {k})" for k in range(1, len(going) + 1)])
 
 
+def discard_by_choice(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
+    """CR 514.1, 701.7a: the player discards n cards of his or her choice: the cards he or she
+    stated (``discard_order``, judged by the rules as stated: cards in his or her hand) that are
+    in the hand first, in that order, then the default, the cards listed last."""
+    hand = state.player(player).hand
+    ids = {c.id for c in hand}
+    first = [x for x in state.player(player).discard_order if x in ids][: max(n, 0)]
+    if not first:
+        return discard(state, player, n, pool)
+    rest = [c for c in hand if c.id not in first]
+    keep = max(len(hand) - n, 0)
+    by_id = {c.id: c for c in hand}
+    # the cards kept, then those discarded in order: the stated ones, then the rest's last
+    ordered = rest[:keep] + [by_id[x] for x in first] + rest[keep:]
+    players = [p.model_copy(update={"hand": ordered}) if p.name == player else p for p in state.players]
+    return discard(updated(state, players=players), player, n, pool)
+
+
 def mill(state: GameState, player: str, n: int, pool: CardPool | None) -> GameState:
     """The top n cards of the player's library (all when it has fewer) go to his or her
     graveyard, top first; replacement effects may send them elsewhere (614.1a)."""

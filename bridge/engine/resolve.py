@@ -22,6 +22,7 @@ from bridge.engine.moves import (
     copy_spell,
     create_tokens,
     discard,
+    discard_by_choice,
     draw,
     gain_or_draw,
     leave_stack,
@@ -738,12 +739,13 @@ def _life(game: Board, state: GameState, top: StackObject, out: _Outcome) -> Gam
 
 
 def _cards(game: Board, state: GameState, top: StackObject, out: _Outcome) -> GameState:
-    """CR 119.2: cards drawn; CR 701.7: discarded (the player's choice, by default the cards
-    listed last; a card chosen by the spell's controller; at random); cards milled."""
+    """CR 119.2: cards drawn; CR 701.7: discarded (the player's choice: the cards he or she
+    stated first, then by default the cards listed last; a card chosen by the spell's
+    controller; at random); cards milled."""
     for player, n in out.draws.items():
         state = draw(state, player, n, game.pool)
     for player, n in out.discards.items():
-        state = discard(state, player, n, game.pool)
+        state = discard_by_choice(state, player, n, game.pool)
     for card_id in out.chosen_discards:
         owner = next(p.name for p in state.players if any(c.id == card_id for c in p.hand))
         hand = state.player(owner).hand

@@ -19,7 +19,7 @@ from bridge.engine.combat import (
     judge_declaration,
     order_choices,
 )
-from bridge.engine.moves import discard, draw
+from bridge.engine.moves import discard_by_choice, draw
 from bridge.engine.priority import after_action, give_priority
 from bridge.engine.sba import perform_state_based_actions, record_control_changes
 from bridge.engine.solver import atoms
@@ -196,8 +196,9 @@ def _turn_based_actions(game: Board, state: GameState, model: frozenset[clingo.S
         elif action.name == "draw":
             state = draw(state, target, 1, game.pool)
         elif action.name == "discard_to":
-            # the default choice: the cards listed last are discarded
-            state = discard(state, target, len(state.player(target).hand) - action.arguments[1].number, game.pool)
+            # CR 514.1: the cards the player stated first, then the default: the cards listed last
+            n = len(state.player(target).hand) - action.arguments[1].number
+            state = discard_by_choice(state, target, n, game.pool)
     if ended:
         state = updated(state, effects=[e for k, e in enumerate(state.effects) if k not in ended])
     players = {p.name for p in state.players}

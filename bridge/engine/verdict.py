@@ -193,6 +193,7 @@ MESSAGES: dict[str, str] = {
     "order_single_attacker": "{0} blocks only one creature: it has no damage assignment order to announce",
     "trigger_order_not_open": "{0} has no triggered abilities put on the stack together to order now",
     "named_card_not_nonland": "{1} is the name of no nonland card of the game, to name as {0} enters",
+    "discard_not_in_hand": "{1} is not a card in {0}'s hand, to discard by choice",
     "chosen_value_not_of_its_kind": "{1} is none of the values to choose from as {0} enters",
     "trigger_order_not_yet": "{0} orders his or her triggered abilities after the active player orders theirs",
     "trigger_order_missing": "{0}'s order of the triggered abilities leaves out {1}",

@@ -42,6 +42,7 @@ _PLAYER_REF_LISTS = (
     "prevent_next_from_gains",
     "replacement_order",
     "declines",
+    "discard_order",
     "trigger_order",
     "timestamp_order",
 )

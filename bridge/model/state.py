@@ -286,6 +286,11 @@ class Player(Model):
         "these sources' spells and abilities that the player chooses not to follow "
         "(CR 603.5, 608.2d)",
     )
+    discard_order: list[str] = Field(
+        default_factory=list,
+        description="the cards the player chooses to discard first, in this order, when he or she "
+        "discards cards of his or her choice (CR 514.1, 701.7a); the cards listed last in the hand after them",
+    )
     trigger_order: list[str] = Field(
         default_factory=list,
         description="the player's choice of order for his or "
