@@ -612,7 +612,7 @@ def test_every_source_circle_of_protection_can_choose_is_offered() -> None:
 
 
 # ---------------------------------------------------------------------- cards discarded by choice
-# CR 514.1, 701.7a: the player who discards cards of his or her choice states them ahead
+# CR 514.1, 701.7b: the player who discards cards of his or her choice states them ahead
 
 
 def _mind_rot_waiting(hand: list[object]) -> Game:
@@ -660,7 +660,7 @@ def test_every_pair_of_cards_mind_rot_discards_is_offered() -> None:
 
 
 def test_the_discard_of_a_looter_is_offered_before_its_draw() -> None:
-    # CR 701.7a: Merfolk Looter draws a card, then discards a card: either card of the hand,
+    # CR 701.7b: Merfolk Looter draws a card, then discards a card: either card of the hand,
     # or by default the card drawn (listed last)
     game = Game.from_state(
         {

@@ -345,7 +345,7 @@ class Board:
             ]
             if named or values or action.discards:
                 # CR 614.12: the card names and values stated are judged by the rules
-                # (stack/choices.lp); CR 514.1, 701.7a: so are the cards stated to discard
+                # (stack/choices.lp); CR 701.7a: so are the cards stated to discard (in the hand)
                 facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
                 facts += "".join(
                     f"\nstated_discard({asp_string(action.by)}, {asp_string(x)})." for x in action.discards or []

@@ -6,7 +6,7 @@ Time Vault's skipped turn (614.10b), the source of damage a prevention effect na
 draw replaced by dredge (702.49a, 616.1), the card Meddling Mage names, the creature Clone
 copies, the color, creature type or basic land type chosen as a permanent enters (614.12,
 706.5), the cards discarded by choice in the cleanup step (514.1) or by a resolving
-instruction (701.7a).  The player states them with ``choose_order`` before the event
+instruction (701.7b).  The player states them with ``choose_order`` before the event
 (declines, sources, replacement order, as_enters, discards), and the statement stands.  The
 rules list the choices open to a player now that he or she hasn't stated
 (``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
@@ -101,7 +101,7 @@ def _may_discard_to(pool: CardPool, state: GameState, player: str) -> bool:
 
 def _discard_sets(player: str, hand: list[str], n: int, cards: set[str]) -> list[ChooseOrder]:
     """Each set of ``n`` of the ``cards`` the player may choose to discard, in the hand's
-    order (CR 701.7a: which cards; their order in the graveyard is read by no rule), as the
+    order (CR 701.7b: which cards; their order in the graveyard is read by no rule), as the
     statement that names them; at most :data:`MAX_DISCARD_SETS`."""
     choosable = [x for x in hand if x in cards]
     sets = itertools.islice(itertools.combinations(choosable, min(n, len(choosable))), MAX_DISCARD_SETS)

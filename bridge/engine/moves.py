@@ -124,7 +124,7 @@ def discard(state: GameState, player: str, n: int, pool: CardPool | None = None)
 
 
 def discard_by_choice(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
-    """CR 514.1, 701.7a: the player discards n cards of his or her choice: the cards he or she
+    """CR 514.1, 701.7b: the player discards n cards of his or her choice: the cards he or she
     stated (``discard_order``, judged by the rules as stated: cards in his or her hand) that are
     in the hand first, in that order, then the default, the cards listed last."""
     hand = state.player(player).hand

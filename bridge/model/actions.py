@@ -221,7 +221,7 @@ class Concede(Model):
 class ChooseOrder(Model):
     """A player states the order he or she will choose among replacement and prevention
     effects (CR 616.1) and among his or her own triggered abilities that trigger at once (CR
-    603.3b), by their sources, the cards he or she discards by choice (514.1, 701.7a), and the
+    603.3b), by their sources, the cards he or she discards by choice (514.1, 701.7b), and the
     timestamp order of objects that received the same timestamp (613.6g); it stands until
     stated again (written ``{choose_order: {by:
     alice, replacements: [...], triggers: [...]}}``)."""
@@ -253,7 +253,7 @@ class ChooseOrder(Model):
     discards: list[str] | None = Field(
         None,
         description="cards in the player's hand: when he or she discards cards of his or her choice "
-        "(CR 514.1, 701.7a), these are discarded first, in this order (the cards listed last after them)",
+        "(CR 514.1, 701.7b), these are discarded first, in this order (the cards listed last after them)",
     )
     timestamps: list[str] | None = Field(
         None,

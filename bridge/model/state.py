@@ -289,7 +289,7 @@ class Player(Model):
     discard_order: list[str] = Field(
         default_factory=list,
         description="the cards the player chooses to discard first, in this order, when he or she "
-        "discards cards of his or her choice (CR 514.1, 701.7a); the cards listed last in the hand after them",
+        "discards cards of his or her choice (CR 514.1, 701.7b); the cards listed last in the hand after them",
     )
     trigger_order: list[str] = Field(
         default_factory=list,
