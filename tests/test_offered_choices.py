@@ -683,7 +683,7 @@ def test_the_discard_of_a_looter_is_offered_before_its_draw() -> None:
     assert [a.discards for a in _offered_statements(game)] == [["bolt"], ["growth"]]
 
 
-def _end_step(hand: int, battlefield: list[object] | None = None) -> Game:
+def _end_step(hand: int, battlefield: list[object] | None = None, theirs: list[object] | None = None) -> Game:
     return Game.from_state(
         {
             "turn": 3,
@@ -696,7 +696,7 @@ def _end_step(hand: int, battlefield: list[object] | None = None) -> Game:
                     "battlefield": battlefield or [],
                     "library": ["Forest"] * 3,
                 },
-                {"name": "bob", "library": ["Forest"] * 3},
+                {"name": "bob", "battlefield": theirs or [], "library": ["Forest"] * 3},
             ],
         }
     )
@@ -719,3 +719,11 @@ def test_no_cleanup_discard_is_offered_within_the_maximum_hand_size() -> None:
     for game in (_end_step(7), _end_step(9, ["Library of Leng"])):
         assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 1
         assert _offered_statements(game) == []
+
+
+def test_a_reduced_maximum_hand_size_offers_the_cleanup_discard() -> None:
+    # CR 402.2, 613.10: bob's Gnat Miser reduces alice's maximum hand size to six: with seven
+    # cards she discards one
+    game = _end_step(7, theirs=["Gnat Miser"])
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 7
+    assert len(_offered_statements(game)) == 7
