@@ -156,6 +156,8 @@ def renamed(state: GameState, mapping: dict[str, str]) -> GameState:
 
 
 def card_names(state: GameState) -> set[str]:
+    """The card names of the state, and the words a text-changing effect changes (an id
+    equal to one of them, such as ``elf``, can't be renamed alone)."""
     data = state.model_dump(mode="json")
     found: set[str] = set()
 
@@ -164,6 +166,8 @@ def card_names(state: GameState) -> set[str]:
             for k, v in value.items():
                 if k in ("card", "copied_from", "copy_card") and isinstance(v, str):
                     found.add(v)
+                if k == "text_change" and isinstance(v, dict):
+                    found.update(w for w in v.values() if isinstance(w, str))
                 walk(v)
         elif isinstance(value, list):
             for v in value:
