@@ -589,9 +589,8 @@ REFERENCES = (
 )
 
 
-# what a target's entry may say besides its quality (the other keys are the quality's words)
-_TARGET_FLAGS = (
-    "controller",
+# the yes-or-no words of a target's entry, each given as a fact target_<word>/2 when true
+_TARGET_YES_NO = (
     "attacking",
     "blocking",
     "attacking_or_blocking",
@@ -601,6 +600,8 @@ _TARGET_FLAGS = (
     "same_word",
     "opponent_chooses",
 )
+# what a target's entry may say besides its quality (the other keys are the quality's words)
+_TARGET_FLAGS = ("controller", *_TARGET_YES_NO)
 
 
 class TargetSpec(_Strict):
@@ -654,16 +655,7 @@ class TargetSpec(_Strict):
             out += [f"card_target_filter({key}, {index}, {part})." for part in self.quality.parts()]
         if self.controller is not None:
             out.append(f"card_target_controller({key}, {index}, {self.controller}).")
-        for flag in (
-            "attacking",
-            "blocking",
-            "attacking_or_blocking",
-            "tapped",
-            "other",
-            "up_to",
-            "same_word",
-            "opponent_chooses",
-        ):
+        for flag in _TARGET_YES_NO:
             if getattr(self, flag):
                 out.append(f"target_{flag}({key}, {index}).")
         return out
