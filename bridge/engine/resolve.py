@@ -361,7 +361,7 @@ def _lose_life(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
 
 
 def _discard(out: _Outcome, args: Sequence[clingo.Symbol]) -> None:
-    """CR 701.7a: the player discards N cards of his or her choice."""
+    """CR 701.7a-b: the player discards N cards of his or her choice."""
     out.tally(out.discards, args[0].string, args[1].number)
 
 
