@@ -501,12 +501,6 @@ def take_from_library(
 def as_enters_kinds(card: Card) -> set[str]:
     """What a card's abilities ask for as it enters: ``color``, ``creature_type``,
     ``land_type``, ``card_name`` (614.12)."""
-    return _chooses(card)
-
-
-def _chooses(card: Card) -> set[str]:
-    """What a card's abilities ask for as it enters: a color, a creature type, a basic land
-    type, a card name (614.12)."""
     needs: set[str] = set()
 
     def walk(value: object, key: str = "") -> None:
@@ -564,7 +558,7 @@ def as_enters_choices(
             if options[target] != "none":
                 looks_like = game.pool.get(options[target])
                 chosen["copy_card"] = looks_like.id  # kept if the original leaves (706.2)
-    for need in sorted(_chooses(card) | _chooses(looks_like)):
+    for need in sorted(as_enters_kinds(card) | as_enters_kinds(looks_like)):
         if need in stated:
             chosen[need] = stated[need]
         elif need == "color":
