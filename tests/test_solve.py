@@ -143,6 +143,25 @@ def test_a_win_answers_every_reply_of_the_opponent() -> None:
     }
 
 
+@pytest.mark.parametrize("search", ["dfs", "dfpn"])
+def test_a_part_the_opponent_chooses_is_the_opponents_choice(search: str) -> None:
+    """CR 601.3: Bob chooses Misfortune's mode. Alice wins only if both modes win: the
+    strategy casts it and answers each mode (both are branches, chosen by Bob); where only the
+    mode that deals 4 would win, there is no win (the solver once chose the mode for her)."""
+    _, found = _solved("misfortune_wins_either_way.yaml", search=search)
+    assert found.result == "win"
+    first = found.tree
+    assert [(b.action.kind, b.by, b.chosen_by) for b in first] == [("cast", "alice", "bob")] * 2
+    assert sorted(b.action.mode or 0 for b in first if isinstance(b.action, Cast)) == [1, 2]
+    assert _solved("misfortune_is_the_opponents_choice.yaml", search=search)[1].result == "no_win"
+    # CR 602.3: the Witches' second target is Bob's: every first target Alice tries is answered
+    _, refuted = _solved("witches_second_target_is_bobs.yaml", search=search)
+    assert refuted.result == "no_win"
+    tried = [b for b in refuted.tree if b.action.kind == "activate"]
+    assert tried and all(b.chosen_by == "bob" and b.action.targets[1] == "alice" for b in tried)
+    assert {b.action.targets[0] for b in tried} == {"alice", "bob", "bears", "witches"}
+
+
 def test_growth_is_held_until_bolt_is_cast() -> None:
     """Cast first, Giant Growth is answered by Lightning Bolt: the strategy casts it only in
     response, with Bolt on the stack, or once Bob can no longer cast Bolt."""

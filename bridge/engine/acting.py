@@ -214,6 +214,32 @@ def check_activate(game: Board, action: Activate) -> tuple[Verdict, frozenset[cl
     return judge(game, item, "activating", action.pay, extra)
 
 
+def others_choices(game: Board, action: Cast | Activate) -> tuple[bool, frozenset[int]]:
+    """The parts of a cast or an activation another player than its controller chooses, as the
+    rules show them (CR 601.3, 602.3: "an opponent chooses one", a target "of an opponent's
+    choice"): whether the mode is, and the positions (from 1) of the targets that are.  Asked
+    only of a card whose text gives such a choice (the rules' answer is the judgement the
+    action gets anyway when it is taken)."""
+    if isinstance(action, Cast):
+        item = cast_object(game, action)
+        spec = game.pool.get(item.card or "")
+        specs = [*spec.targets, *(t for m in spec.modes for t in m.targets)]
+        if spec.modes_chosen_by is None and not any(t.opponent_chooses for t in specs):
+            return False, frozenset()
+        model = check_cast(game, action)[1]
+    else:
+        abilities = permanent_card(game, action.source).activated
+        if action.mana or not any(t.opponent_chooses for a in abilities for t in a.targets):
+            return False, frozenset()
+        item = activate_object(game, action)
+        model = check_activate(game, action)[1]
+    mode = any(s.arguments[1].string != item.controller for s in atoms(model, "mode_chooser", 2))
+    targets = frozenset(
+        s.arguments[1].number for s in atoms(model, "target_chooser", 3) if s.arguments[2].string != item.controller
+    )
+    return mode, targets
+
+
 MANA_LETTERS = {"white": "w", "blue": "u", "black": "b", "red": "r", "green": "g", "colorless": "c"}
 MANA_COLORS = {letter: color for color, letter in MANA_LETTERS.items()}
 

@@ -5,7 +5,12 @@ The search is an AND-OR search over the engine's transitions: the legal actions 
 :func:`~bridge.play.agents.decisions` lists (every option of every group, never a sample,
 mana abilities activated by hand included), each pushed and popped.  At a decision of the
 puzzle player a position is won when one action leads to a won position (an OR node); at the
-opponent's, when every legal action does (an AND node).  A position is a leaf when the goal
+opponent's, when every legal action does (an AND node).  A part of an action may be another
+player's choice (CR 601.3, 602.3: "an opponent chooses one", a target "of an opponent's
+choice"; the rules say whose, :func:`~bridge.engine.acting.others_choices`): the actions that
+differ only in it are one choice of the player who takes it, and the other player picks among
+them (:meth:`Solver._groups`), so a strategy answers each of them and a refutation names the
+one the other player picks.  A position is a leaf when the goal
 is decided there (:func:`goal_status`): the game is over, or the goal's turn has ended (the
 goal's bound cuts the tree).
 
@@ -64,6 +69,7 @@ from typing import Any, Literal
 
 import yaml
 
+from bridge.engine.acting import others_choices
 from bridge.engine.game import Game
 from bridge.engine.legal import listing
 from bridge.io.writing import write_whole
@@ -101,6 +107,9 @@ Search = Literal["dfs", "dfpn"]
 SEARCHES: tuple[Search, ...] = ("dfs", "dfpn")
 _INFINITE = 10**9  # a proof or disproof number that can't be reached
 Result = Literal["win", "no_win", "unknown"]
+# an expanded df-pn position: the puzzle player's decision or not, the options with the keys of
+# where they lead, and the options' groups by their places in that list
+_Expanded = tuple[bool, list[tuple[Action, "bytes | None"]], list[list[int]]]
 MAX_TREE_LINES = 5000  # the lines of a strategy or refutation tree kept at most
 ONE_PASS = 10**9  # a first depth no line reaches: one pass to the goal's bound
 CUT_OUTCOME = "not shown: the tree has too many lines, or the time limit came"
@@ -150,9 +159,14 @@ class Branch:
     by: str
     then: list[Branch] = field(default_factory=list)
     outcome: str | None = None
+    # the player who chose a part of the action that isn't its taker's (an opponent's mode or
+    # target, CR 601.3, 602.3): the branches beside it are his or her other choices
+    chosen_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": action_json(self.action), "by": self.by}
+        if self.chosen_by is not None:
+            out["chosen_by"] = self.chosen_by
         if self.outcome is not None:
             out["outcome"] = self.outcome
         else:
@@ -308,7 +322,7 @@ class Solver:
         # proof-number search: each position's proof and disproof numbers, and each expanded
         # position's options with the key of the position each leads to
         self._numbers: dict[bytes, tuple[int, int]] = {}
-        self._children: dict[bytes, tuple[bool, list[tuple[Action, bytes | None]]]] = {}
+        self._children: dict[bytes, _Expanded] = {}
 
     # ------------------------------------------------------------------ the search
     def solve(self) -> SolveResult:
@@ -412,15 +426,8 @@ class Solver:
                 self._cut = True
         path.add(key)
         try:
-            for action in options:
-                self._count()
-                if not self._pushed(action):
-                    undecided = True  # a line the engine can't follow
-                    continue
-                try:
-                    found = self._search(depth - 1, path)
-                finally:
-                    game.pop()
+            for group in self._groups(options, decision.player):
+                found = self._group_result(group, ours, depth, path)
                 if found == (WIN if ours else NO_WIN):
                     self.table[key] = (found, depth)
                     return found
@@ -434,6 +441,54 @@ class Solver:
         result = NO_WIN if ours else WIN
         self.table[key] = (result, depth)
         return result
+
+    def _group_result(self, group: list[Action], ours: bool, depth: int, path: set[bytes]) -> str:
+        """The result of taking the action of a group (:meth:`_groups`): the other player chooses
+        among its variants, so the group is the best of them for him or her (a variant the
+        engine can't follow leaves it undecided)."""
+        theirs = NO_WIN if ours else WIN
+        undecided = False
+        for action in group:
+            self._count()
+            if not self._pushed(action):
+                undecided = True  # a line the engine can't follow
+                continue
+            try:
+                found = self._search(depth - 1, path)
+            finally:
+                self.game.pop()
+            if found == theirs:
+                return found
+            if found == _OPEN:
+                undecided = True
+        return _OPEN if undecided else (WIN if ours else NO_WIN)
+
+    def _groups(self, options: list[Action], player: str) -> list[list[Action]]:
+        """The options in groups, in the order tried: an action whose mode or some target another
+        player chooses (CR 601.3, 602.3: the rules say who, acting.others_choices) is one choice
+        of ``player`` with a variant for each choice of the other; every other option is a group
+        of its own.  ``player`` takes the group, the other player picks the variant."""
+        groups: dict[str, list[Action]] = {}
+        for action in options:
+            groups.setdefault(self._taker_part(action), []).append(action)
+        return list(groups.values())
+
+    def _taker_part(self, action: Action) -> str:
+        """What the player taking an action chooses of it, as text: the action less the mode
+        and targets another player chooses."""
+        if isinstance(action, (Cast, Activate)) and (action.targets or (isinstance(action, Cast) and action.mode)):
+            try:
+                mode, targets = others_choices(self.game, action)
+            except UnsupportedCardError:
+                mode, targets = False, frozenset()
+            if mode or targets:
+                update: dict[str, object] = {
+                    "targets": [t if i not in targets else "" for i, t in enumerate(action.targets, 1)]
+                }
+                if mode:
+                    update["mode"] = None
+                action = action.model_copy(update=update)
+        return json.dumps(action_json(action), sort_keys=True)
 
     # ------------------------------------------------------------------ proof-number search
     def _proof_numbers_root(self) -> str | None:
@@ -460,28 +515,25 @@ class Solver:
         """Search the game's position (whose key is ``key``) until its numbers reach a limit."""
         game = self.game
         self.deepest = max(self.deepest, len(game.log) - self.base)
-        ours, children = self._expand(key)
+        ours, children, groups = self._expand(key)
         path.add(key)
         try:
             while True:
                 numbers = [self._child_numbers(child, path) for _, child in children]
-                proof, disproof = _combine(numbers, ours)
+                # a group's variants are the other player's choice (:meth:`_groups`)
+                grouped = [_combine([numbers[i] for i in group], not ours) for group in groups]
+                proof, disproof = _combine(grouped, ours)
                 self._numbers[key] = (proof, disproof)
                 if proof == 0 or disproof == 0:
                     self.table[key] = (WIN if proof == 0 else NO_WIN, 0)
                     return
                 if proof >= proof_limit or disproof >= disproof_limit:
                     return
-                # the option to follow (the first of the smallest, in the order tried) and the
-                # second smallest value, which bounds how far that option may go
-                own = [n[0] if ours else n[1] for n in numbers]
-                best = min(range(len(own)), key=own.__getitem__)
-                second = min((v for i, v in enumerate(own) if i != best), default=_INFINITE)
-                child_proof, child_disproof = numbers[best]
-                if ours:
-                    limits = (min(proof_limit, second + 1), _cap(disproof_limit - disproof + child_disproof))
-                else:
-                    limits = (_cap(proof_limit - proof + child_proof), min(disproof_limit, second + 1))
+                # the group to follow, then its variant, and the limits of each
+                chosen, limits = _follow(grouped, ours, (proof, disproof), (proof_limit, disproof_limit))
+                members = groups[chosen]
+                variant, limits = _follow([numbers[i] for i in members], not ours, grouped[chosen], limits)
+                best = members[variant]
                 action, child = children[best]
                 self._count()
                 if not self._pushed(action):
@@ -506,18 +558,21 @@ class Solver:
         finally:
             path.discard(key)
 
-    def _expand(self, key: bytes) -> tuple[bool, list[tuple[Action, bytes | None]]]:
+    def _expand(self, key: bytes) -> _Expanded:
         """Whose decision the position is and its options, each with the key of the position it
-        leads to once it was followed (None before: an option is pushed only when followed)."""
+        leads to once it was followed (None before: an option is pushed only when followed),
+        and the options' groups (:meth:`_groups`) by their places in that list."""
         known = self._children.get(key)
         if known is not None:
             return known
         decision = decisions(self.game)
         ours = decision.player == self.goal.player
-        expanded: tuple[bool, list[tuple[Action, bytes | None]]] = (
-            ours,
-            [(action, None) for action in self._options(decision, ours)],
-        )
+        children: list[tuple[Action, bytes | None]] = []
+        groups: list[list[int]] = []
+        for group in self._groups(self._options(decision, ours), decision.player):
+            groups.append(list(range(len(children), len(children) + len(group))))
+            children.extend((action, None) for action in group)
+        expanded = (ours, children, groups)
         self._children[key] = expanded
         return expanded
 
@@ -638,39 +693,55 @@ class Solver:
         choose_one = ours == win  # the winner's choice: one branch
         wanted = WIN if win else NO_WIN
         branches: list[Branch] = []
-        for action in self._options(decision, ours):
-            try:
-                game.push(action)
-            except UnsupportedCardError:
-                if not choose_one:  # a decided position's every option was followed
-                    raise
-                continue  # a line the search couldn't follow: not the winner's choice
-            try:
-                if self._child_result() != wanted:
-                    if not choose_one:
-                        raise AssertionError(f"a {wanted} position has a {self._child_result()} answer")
-                    continue
-                branch = Branch(action, decision.player)
-                key = position_key(game.state) if goal_status(game, self.goal) is None else None
-                if key is not None and key in self._expanded:
-                    self._lines += 1
-                    branch.outcome = TRANSPOSED_OUTCOME
-                else:
-                    branch.then = self._tree(win)
-                    if key is not None and branch.then:
-                        self._expanded[key] = branch.then
-                if not branch.then and branch.outcome is None:
-                    self._lines += 1
-                    decided = goal_status(game, self.goal) is not None
-                    branch.outcome = leaf_outcome(game) if decided else CUT_OUTCOME
-                branches.append(branch)
-            finally:
-                game.pop()
+        for group in self._groups(self._options(decision, ours), decision.player):
+            # the other player picks among a group's variants (each is a branch of a strategy or
+            # a refutation when the winner takes the group; the one the winner picks when not)
+            chooser = None if len(group) == 1 else next(p.name for p in game.state.players if p.name != decision.player)
             if choose_one:
-                break
+                if all(self._outcome(action) == wanted for action in group):
+                    branches = [self._branch(action, decision.player, chooser, win) for action in group]
+                    break
+                continue
+            picked = next((action for action in group if self._outcome(action) == wanted), None)
+            if picked is None:
+                raise AssertionError(f"a {wanted} position has an answer that is not")
+            branches.append(self._branch(picked, decision.player, chooser, win))
         if not branches:
             raise AssertionError("a decided position has no branch that keeps its result")
         return branches
+
+    def _outcome(self, action: Action) -> str | None:
+        """The result the table holds for where an action leads (None: the engine can't take it)."""
+        try:
+            self.game.push(action)
+        except UnsupportedCardError:
+            return None
+        try:
+            return self._child_result()
+        finally:
+            self.game.pop()
+
+    def _branch(self, action: Action, by: str, chooser: str | None, win: bool) -> Branch:
+        """An action's branch of the tree, with what follows it."""
+        game = self.game
+        game.push(action)
+        try:
+            branch = Branch(action, by, chosen_by=chooser)
+            key = position_key(game.state) if goal_status(game, self.goal) is None else None
+            if key is not None and key in self._expanded:
+                self._lines += 1
+                branch.outcome = TRANSPOSED_OUTCOME
+            else:
+                branch.then = self._tree(win)
+                if key is not None and branch.then:
+                    self._expanded[key] = branch.then
+            if not branch.then and branch.outcome is None:
+                self._lines += 1
+                decided = goal_status(game, self.goal) is not None
+                branch.outcome = leaf_outcome(game) if decided else CUT_OUTCOME
+            return branch
+        finally:
+            game.pop()
 
     def _child_result(self) -> str:
         status = goal_status(self.game, self.goal)
@@ -691,6 +762,23 @@ def _combine(numbers: list[tuple[int, int]], ours: bool) -> tuple[int, int]:
     if ours:
         return min(proofs), _cap(sum(disproofs))
     return _cap(sum(proofs)), min(disproofs)
+
+
+def _follow(
+    numbers: list[tuple[int, int]], ours: bool, node: tuple[int, int], limits: tuple[int, int]
+) -> tuple[int, tuple[int, int]]:
+    """The option a df-pn node follows (the first of the smallest own number: proof at the
+    puzzle player's decision, disproof at the opponent's) and its limits: the second smallest
+    own number bounds how far it may go, and the other number may grow by what the node's
+    limit leaves."""
+    own = [n[0] if ours else n[1] for n in numbers]
+    best = min(range(len(own)), key=own.__getitem__)
+    second = min((v for i, v in enumerate(own) if i != best), default=_INFINITE)
+    child_proof, child_disproof = numbers[best]
+    (proof, disproof), (proof_limit, disproof_limit) = node, limits
+    if ours:
+        return best, (min(proof_limit, second + 1), _cap(disproof_limit - disproof + child_disproof))
+    return best, (_cap(proof_limit - proof + child_proof), min(disproof_limit, second + 1))
 
 
 def _cap(value: int) -> int:
@@ -875,6 +963,9 @@ def describe_tree(game: Game, tree: list[Branch], indent: str = "") -> str:
     out: list[str] = []
     for b in tree:
         text = f"{indent}{b.by}: {describe_action(game, b.action)}"
+        if b.chosen_by is not None:  # a variant: the other player's choice of a part of it
+            mode = b.action.mode if isinstance(b.action, Cast) else None
+            text += f" ({b.chosen_by} chooses {f'mode {mode}' if mode is not None else 'the targets shown'})"
         game.push(b.action)
         try:
             if b.outcome is not None:
