@@ -221,11 +221,13 @@ def others_choices(game: Board, action: Cast | Activate) -> tuple[bool, frozense
     only of a card whose text gives such a choice (the rules' answer is the judgement the
     action gets anyway when it is taken)."""
     if isinstance(action, Cast):
-        item = cast_object(game, action)
-        spec = game.pool.get(item.card or "")
+        zone = "graveyard" if action.flashback else "hand"
+        player = actor(game.state, action.by, "cast")
+        spec = game.pool.get(in_zone(game.state, player, action.card, "cast.card", zone).card)
         specs = [*spec.targets, *(t for m in spec.modes for t in m.targets)]
         if spec.modes_chosen_by is None and not any(t.opponent_chooses for t in specs):
             return False, frozenset()
+        item = cast_object(game, action)
         model = check_cast(game, action)[1]
     else:
         abilities = permanent_card(game, action.source).activated

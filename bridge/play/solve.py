@@ -468,27 +468,30 @@ class Solver:
         player chooses (CR 601.3, 602.3: the rules say who, acting.others_choices) is one choice
         of ``player`` with a variant for each choice of the other; every other option is a group
         of its own.  ``player`` takes the group, the other player picks the variant."""
-        groups: dict[str, list[Action]] = {}
-        for action in options:
-            groups.setdefault(self._taker_part(action), []).append(action)
+        groups: dict[object, list[Action]] = {}
+        for place, action in enumerate(options):
+            shared = self._taker_part(action)
+            groups.setdefault(place if shared is None else shared, []).append(action)
         return list(groups.values())
 
-    def _taker_part(self, action: Action) -> str:
+    def _taker_part(self, action: Action) -> str | None:
         """What the player taking an action chooses of it, as text: the action less the mode
-        and targets another player chooses."""
-        if isinstance(action, (Cast, Activate)) and (action.targets or (isinstance(action, Cast) and action.mode)):
-            try:
-                mode, targets = others_choices(self.game, action)
-            except UnsupportedCardError:
-                mode, targets = False, frozenset()
-            if mode or targets:
-                update: dict[str, object] = {
-                    "targets": [t if i not in targets else "" for i, t in enumerate(action.targets, 1)]
-                }
-                if mode:
-                    update["mode"] = None
-                action = action.model_copy(update=update)
-        return json.dumps(action_json(action), sort_keys=True)
+        and targets another player chooses; None when he or she chooses all of it."""
+        if not isinstance(action, (Cast, Activate)):
+            return None
+        if not action.targets and not (isinstance(action, Cast) and action.mode):
+            return None
+        try:
+            mode, targets = others_choices(self.game, action)
+        except UnsupportedCardError:
+            return None
+        if not mode and not targets:
+            return None
+        mine = [t if i not in targets else "" for i, t in enumerate(action.targets, 1)]
+        update: dict[str, object] = {"targets": mine}
+        if mode:
+            update["mode"] = None
+        return json.dumps(action_json(action.model_copy(update=update)), sort_keys=True)
 
     # ------------------------------------------------------------------ proof-number search
     def _proof_numbers_root(self) -> str | None:
@@ -698,14 +701,17 @@ class Solver:
             # a refutation when the winner takes the group; the one the winner picks when not)
             chooser = None if len(group) == 1 else next(p.name for p in game.state.players if p.name != decision.player)
             if choose_one:
-                if all(self._outcome(action) == wanted for action in group):
-                    branches = [self._branch(action, decision.player, chooser, win) for action in group]
+                if len(group) > 1 and any(self._outcome(action) != wanted for action in group):
+                    continue
+                made = [self._branch(action, decision.player, chooser, win) for action in group]
+                if all(made):
+                    branches = [b for b in made if b is not None]
                     break
                 continue
-            picked = next((action for action in group if self._outcome(action) == wanted), None)
+            picked = next(filter(None, (self._branch(a, decision.player, chooser, win) for a in group)), None)
             if picked is None:
                 raise AssertionError(f"a {wanted} position has an answer that is not")
-            branches.append(self._branch(picked, decision.player, chooser, win))
+            branches.append(picked)
         if not branches:
             raise AssertionError("a decided position has no branch that keeps its result")
         return branches
@@ -721,11 +727,17 @@ class Solver:
         finally:
             self.game.pop()
 
-    def _branch(self, action: Action, by: str, chooser: str | None, win: bool) -> Branch:
-        """An action's branch of the tree, with what follows it."""
+    def _branch(self, action: Action, by: str, chooser: str | None, win: bool) -> Branch | None:
+        """An action's branch of the tree, with what follows it; None when it doesn't lead to
+        the tree's result (or the engine can't take it)."""
         game = self.game
-        game.push(action)
         try:
+            game.push(action)
+        except UnsupportedCardError:
+            return None
+        try:
+            if self._child_result() != (WIN if win else NO_WIN):
+                return None
             branch = Branch(action, by, chosen_by=chooser)
             key = position_key(game.state) if goal_status(game, self.goal) is None else None
             if key is not None and key in self._expanded:
