@@ -925,3 +925,31 @@ def test_cards_of_one_name_are_one_pick_for_a_search() -> None:
         for _ in range(3):
             game.pop()
     assert found[0] == found[1] == (["Forest"], ["Forest", "Lightning Bolt"])
+
+
+def test_every_basic_land_a_sacrificed_expanse_can_find_is_offered() -> None:
+    # CR 701.14a: Terramorphic Expanse, sacrificed to activate it, searches for a basic land
+    # card: the Forest or the Plains, not the Lightning Bolt
+    library = [
+        {"id": "bolt", "card": "Lightning Bolt"},
+        {"id": "plains", "card": "Plains"},
+        {"id": "forest", "card": "Forest"},
+    ]
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "expanse", "card": "Terramorphic Expanse"}],
+                    "library": library,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Activate(source="expanse", by="alice"))
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 2
+    assert _picks(game) == [{"expanse": "forest"}, {"expanse": "plains"}]

@@ -16,7 +16,8 @@ rules list the choices open to a player now that he or she hasn't stated
 adds it to what the player has stated.
 
 The question is asked only when a card that can give such a choice is where it would give
-it: the top object of the stack (its card, or its source's), a permanent (Time Vault) or a
+it: the top object of the stack (its card, or its source's, also in a graveyard or exile
+after it was sacrificed to activate the ability), a permanent (Time Vault) or a
 card in the player's graveyard (dredge); for the cleanup step's discard, in the end step with
 an empty stack, for the active player holding more than seven cards or with a card or effect
 in play that can change a maximum hand size.
@@ -77,7 +78,12 @@ def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
     cards = {p.id: p.card for p in state.permanents()}
     if state.stack:
         top = state.stack[0]
-        if _gives(pool, top.card, _ON_STACK) or _gives(pool, cards.get(top.source or ""), _ON_STACK):
+        source = cards.get(top.source or "")
+        if source is None and top.source:
+            # a source that left the battlefield (sacrificed as a cost): its card where it went
+            gone = (c for p in state.players for c in (*p.graveyard, *p.exile) if c.id == top.source)
+            source = next((c.card for c in gone), None)
+        if _gives(pool, top.card, _ON_STACK) or _gives(pool, source, _ON_STACK):
             return True
         copied = next((p.chosen.get("copy_card") for p in state.permanents() if p.id == top.source), None)
         if _gives(pool, copied, _ON_STACK):
