@@ -870,6 +870,25 @@ def test_every_card_duress_can_take_is_offered() -> None:
     assert not _accepted(game, ChooseOrder(by="alice", picks={"duress": "bears"}))
 
 
+def test_a_pick_is_judged_with_nothing_to_pick() -> None:
+    # CR 701.7b: bob's hand holds no noncreature, nonland card: nothing is offered, and the
+    # Bears can't be stated
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": [{"id": "duress", "card": "Duress"}], "battlefield": ["Swamp"]},
+                {"name": "bob", "hand": [{"id": "bears", "card": "Grizzly Bears"}, "Forest"]},
+            ],
+        }
+    )
+    game.push(Cast(card="duress", by="alice", targets=["bob"]))
+    assert _picks(game) == []
+    assert not _accepted(game, ChooseOrder(by="alice", picks={"duress": "bears"}))
+
+
 def _tutor(library: list[object]) -> Game:
     game = Game.from_state(
         {
