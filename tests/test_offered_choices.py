@@ -19,6 +19,7 @@ import pytest
 from bridge.engine.game import Game
 from bridge.model.actions import Action, Activate, AnswerOffer, Cast, ChooseOrder, ChooseTargets, Pass
 from bridge.model.errors import IllegalActionError, InputError
+from bridge.model.keys import canonical_text
 from bridge.play.agents import decisions
 from bridge.play.brute import action_key
 
@@ -298,7 +299,14 @@ def test_every_way_to_pay_what_mana_leak_offers_is_offered() -> None:
 def _position(game: Game) -> str:
     """The position, what the players stated ahead aside, and the order of the graveyards
     (which no rule reads: no rule module knows a card's place in a graveyard)."""
-    cleared = {"declines": [], "replacement_order": [], "as_enters": {}, "source_choices": {}, "discard_order": []}
+    cleared = {
+        "declines": [],
+        "replacement_order": [],
+        "as_enters": {},
+        "source_choices": {},
+        "discard_order": [],
+        "picks": {},
+    }
     players = [
         p.model_copy(update={**cleared, "graveyard": sorted(p.graveyard, key=lambda c: c.id or "")})
         for p in game.state.players
@@ -338,6 +346,9 @@ def _broad_statements(game: Game) -> list[ChooseOrder]:
         for hand in ([c.id or "" for c in p.hand] for p in state.players):
             sizes = (2, 3) if len(hand) <= 4 else (2,)
             out += [ChooseOrder(by=who, discards=list(s)) for k in sizes for s in itertools.combinations(hand, k)]
+        # the card picked for each object on the stack, or its source: each object
+        keys = sorted({s.id or "" for s in state.stack} | {s.source for s in state.stack if s.source})
+        out += [ChooseOrder(by=who, picks={k: o}) for k in keys for o in objects]
     return out
 
 
@@ -727,3 +738,237 @@ def test_a_reduced_maximum_hand_size_offers_the_cleanup_discard() -> None:
     game = _end_step(7, theirs=["Gnat Miser"])
     assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 7
     assert len(_offered_statements(game)) == 7
+
+
+# ---------------------------------------------------------------------- cards picked as an object resolves
+# CR 702.69a, 608.2d, 701.7b, 701.14a: the card a player picks as a spell or ability resolves
+# (champion's exile, a card put from the hand, a card chosen from a revealed hand, a card found
+# in a library) is stated ahead; cards alike (one card, and for permanents the same status
+# and nothing else told apart, 110.6) are one pick
+
+
+def _picks(game: Game) -> list[dict[str, str]]:
+    return [a.picks for a in _offered_statements(game) if a.picks]
+
+
+def _canonical(game: Game, statement: ChooseOrder, event: list[Action]) -> str:
+    """The canonical position (ids renamed) after the statement and the event, what the
+    players stated aside."""
+    for action in [statement, *event]:
+        game.push(action)
+    cleared = [p.model_copy(update={"picks": {}}) for p in game.state.players]
+    reached = canonical_text(game.state.model_copy(update={"players": cleared}))
+    for _ in range(1 + len(event)):
+        game.pop()
+    return reached
+
+
+def test_every_creature_champion_can_exile_is_offered() -> None:
+    # CR 702.69a: the Bears, the Elves (not bob's Bears), or declining
+    game = _top_trigger_waiting(
+        [{"id": "hero", "card": "Changeling Hero"}],
+        ["Plains", "Plains", {"id": "bears", "card": "Grizzly Bears"}, {"id": "elves", "card": "Llanowar Elves"}],
+        [],
+    )
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 3
+    assert _picks(game) == [{"hero": "bears"}, {"hero": "elves"}]
+    # stated, it stands and is offered no more; the Elves are exiled
+    game.push(ChooseOrder(by="alice", picks={"hero": "elves"}))
+    assert _picks(game) == []
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    assert [c.id for c in game.state.player("alice").exile] == ["elves"]
+
+
+def test_alike_permanents_are_one_pick_for_champion() -> None:
+    # CR 110.6: two untapped Bears are one pick; a tapped one is another
+    game = _top_trigger_waiting(
+        [{"id": "hero", "card": "Changeling Hero"}],
+        [
+            "Plains",
+            "Plains",
+            {"id": "bears", "card": "Grizzly Bears"},
+            {"id": "bears_2", "card": "Grizzly Bears"},
+            {"id": "tapped", "card": "Grizzly Bears", "tapped": True},
+        ],
+        [],
+    )
+    assert _picks(game) == [{"hero": "bears"}, {"hero": "tapped"}]
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    reached = {x: _canonical(game, ChooseOrder(by="alice", picks={"hero": x}), event) for x in ("bears", "bears_2")}
+    assert reached["bears"] == reached["bears_2"]
+    assert reached["bears"] != _canonical(game, ChooseOrder(by="alice", picks={"hero": "tapped"}), event)
+    # two untapped Bears alone: one pick, nothing to offer
+    game = _top_trigger_waiting(
+        [{"id": "hero", "card": "Changeling Hero"}],
+        ["Plains", "Plains", {"id": "bears", "card": "Grizzly Bears"}, {"id": "bears_2", "card": "Grizzly Bears"}],
+        [],
+    )
+    assert _picks(game) == []
+
+
+def _piper(hand: list[object]) -> Game:
+    game = _game(hand, [{"id": "piper", "card": "Elvish Piper"}, "Forest"])
+    game.push(Activate(source="piper", by="alice"))
+    return game
+
+
+def test_every_creature_card_elvish_piper_can_put_is_offered() -> None:
+    # CR 608.2d: the Craw Wurm or the Grizzly Bears (not the Forest), or declining the "may"
+    game = _piper(
+        [
+            {"id": "forest", "card": "Forest"},
+            {"id": "wurm", "card": "Craw Wurm"},
+            {"id": "bears", "card": "Grizzly Bears"},
+        ]
+    )
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 3
+    assert _picks(game) == [{"piper": "bears"}, {"piper": "wurm"}]
+    assert not _accepted(game, ChooseOrder(by="alice", picks={"piper": "forest"}))
+
+
+def test_cards_of_one_name_are_one_pick_for_elvish_piper() -> None:
+    # CR 110.6d: cards in a hand have no status: two Bears are one pick, beside the Wurm
+    game = _piper(
+        [
+            {"id": "bears", "card": "Grizzly Bears"},
+            {"id": "bears_2", "card": "Grizzly Bears"},
+            {"id": "wurm", "card": "Craw Wurm"},
+        ]
+    )
+    assert _picks(game) == [{"piper": "bears"}, {"piper": "wurm"}]
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    bears = [_canonical(game, ChooseOrder(by="alice", picks={"piper": x}), event) for x in ("bears", "bears_2")]
+    assert bears[0] == bears[1]
+    game = _piper([{"id": "bears", "card": "Grizzly Bears"}, {"id": "bears_2", "card": "Grizzly Bears"}])
+    assert _picks(game) == []
+
+
+def test_every_card_duress_can_take_is_offered() -> None:
+    # CR 701.7b: alice chooses the Lightning Bolt or the Giant Growth of bob's revealed hand
+    hand = [
+        {"id": "bears", "card": "Grizzly Bears"},
+        {"id": "bolt", "card": "Lightning Bolt"},
+        {"id": "growth", "card": "Giant Growth"},
+    ]
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": [{"id": "duress", "card": "Duress"}], "battlefield": ["Swamp"]},
+                {"name": "bob", "hand": hand, "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Cast(card="duress", by="alice", targets=["bob"]))
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 2
+    assert _picks(game) == [{"duress": "bolt"}, {"duress": "growth"}]
+    # bob doesn't choose, and the Bears can't be chosen
+    assert not _accepted(game, ChooseOrder(by="bob", picks={"duress": "growth"}))
+    assert not _accepted(game, ChooseOrder(by="alice", picks={"duress": "bears"}))
+
+
+def test_a_pick_is_judged_with_nothing_to_pick() -> None:
+    # CR 701.7b: bob's hand holds no noncreature, nonland card: nothing is offered, and the
+    # Bears can't be stated
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": [{"id": "duress", "card": "Duress"}], "battlefield": ["Swamp"]},
+                {"name": "bob", "hand": [{"id": "bears", "card": "Grizzly Bears"}, "Forest"]},
+            ],
+        }
+    )
+    game.push(Cast(card="duress", by="alice", targets=["bob"]))
+    assert _picks(game) == []
+    assert not _accepted(game, ChooseOrder(by="alice", picks={"duress": "bears"}))
+
+
+def _tutor(library: list[object]) -> Game:
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "tutor", "card": "Diabolic Tutor"}],
+                    "battlefield": ["Swamp"] * 4,
+                    "library": library,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Cast(card="tutor", by="alice"))
+    return game
+
+
+def test_every_card_a_search_can_find_is_offered() -> None:
+    # CR 701.14a: Diabolic Tutor finds any card of alice's library: each of three
+    game = _tutor(
+        [
+            {"id": "bolt", "card": "Lightning Bolt"},
+            {"id": "forest", "card": "Forest"},
+            {"id": "growth", "card": "Giant Growth"},
+        ]
+    )
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 3
+    assert _picks(game) == [{"tutor": "bolt"}, {"tutor": "forest"}, {"tutor": "growth"}]
+    assert not _accepted(game, ChooseOrder(by="alice", picks={"tutor": "tutor"}))
+
+
+def test_cards_of_one_name_are_one_pick_for_a_search() -> None:
+    # CR 110.6d, 701.14a: two Forests in the library are one pick (the library is shuffled after)
+    game = _tutor(
+        [
+            {"id": "forest", "card": "Forest"},
+            {"id": "bolt", "card": "Lightning Bolt"},
+            {"id": "forest_2", "card": "Forest"},
+        ]
+    )
+    assert _picks(game) == [{"tutor": "bolt"}, {"tutor": "forest"}]
+    found = []
+    for x in ("forest", "forest_2"):
+        game.push(ChooseOrder(by="alice", picks={"tutor": x}))
+        game.push(Pass(by="alice"))
+        game.push(Pass(by="bob"))
+        me = game.state.player("alice")
+        found.append(([c.card for c in me.hand], sorted(c.card for c in me.library)))
+        for _ in range(3):
+            game.pop()
+    assert found[0] == found[1] == (["Forest"], ["Forest", "Lightning Bolt"])
+
+
+def test_every_basic_land_a_sacrificed_expanse_can_find_is_offered() -> None:
+    # CR 701.14a: Terramorphic Expanse, sacrificed to activate it, searches for a basic land
+    # card: the Forest or the Plains, not the Lightning Bolt
+    library = [
+        {"id": "bolt", "card": "Lightning Bolt"},
+        {"id": "plains", "card": "Plains"},
+        {"id": "forest", "card": "Forest"},
+    ]
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "expanse", "card": "Terramorphic Expanse"}],
+                    "library": library,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Activate(source="expanse", by="alice"))
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 2
+    assert _picks(game) == [{"expanse": "forest"}, {"expanse": "plains"}]

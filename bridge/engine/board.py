@@ -333,6 +333,7 @@ class Board:
             chosen += list(action.trigger_modes or {})
             chosen += list(action.timestamps or [])
             chosen += list(action.discards or [])
+            chosen += [x for pair in (action.picks or {}).items() for x in pair]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
@@ -343,10 +344,15 @@ class Board:
                 for k, v in c.items()
                 if k in ("color", "creature_type", "land_type")
             ]
-            if named or values or action.discards:
+            if named or values or action.discards or action.picks:
                 # CR 614.12: the card names and values stated are judged by the rules
-                # (stack/choices.lp); CR 701.7a: so are the cards stated to discard (in the hand)
+                # (stack/choices.lp); CR 701.7a: so are the cards stated to discard (in the hand);
+                # CR 608.2d, 701.7b, 701.14a, 702.69a: and the cards stated to pick
                 facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
+                facts += "".join(
+                    f"\nstated_pick({asp_string(action.by)}, {asp_string(s)}, {asp_string(x)})."
+                    for s, x in sorted((action.picks or {}).items())
+                )
                 facts += "".join(
                     f"\nstated_discard({asp_string(action.by)}, {asp_string(x)})." for x in action.discards or []
                 )

@@ -6,14 +6,18 @@ Time Vault's skipped turn (614.10b), the source of damage a prevention effect na
 draw replaced by dredge (702.49a, 616.1), the card Meddling Mage names, the creature Clone
 copies, the color, creature type or basic land type chosen as a permanent enters (614.12,
 706.5), the cards discarded by choice in the cleanup step (514.1) or by a resolving
-instruction (701.7b).  The player states them with ``choose_order`` before the event
-(declines, sources, replacement order, as_enters, discards), and the statement stands.  The
+instruction (701.7b), the card picked as a spell or ability resolves: the permanent champion
+exiles (702.69a), the card put from a hand onto the battlefield (608.2d), the card chosen from
+a revealed hand (701.7b), the card found in a library (701.14a).  The player states them with
+``choose_order`` before the event (declines, sources, replacement order, as_enters, discards,
+picks), and the statement stands.  The
 rules list the choices open to a player now that he or she hasn't stated
 (``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
 adds it to what the player has stated.
 
 The question is asked only when a card that can give such a choice is where it would give
-it: the top object of the stack (its card, or its source's), a permanent (Time Vault) or a
+it: the top object of the stack (its card, or its source's, also in a graveyard or exile
+after it was sacrificed to activate the ability), a permanent (Time Vault) or a
 card in the player's graveyard (dredge); for the cleanup step's discard, in the end step with
 an empty stack, for the active player holding more than seven cards or with a card or effect
 in play that can change a maximum hand size.
@@ -40,7 +44,8 @@ __all__ = ["open_choices"]
 # the top object of the stack (its card, or its source's), on a permanent, on a card in a
 # graveyard
 _ON_STACK = re.compile(
-    r'"may":true|"discard":[^n]|\b(champion|reveal_top|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b'
+    r'"may":true|"(discard|put_from_hand|discard_chosen|search)":[^n]'
+    r"|\b(champion|reveal_top|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b"
 )
 _ON_PERMANENT = re.compile(r"\bskip_turn_to_untap\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
@@ -73,7 +78,12 @@ def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
     cards = {p.id: p.card for p in state.permanents()}
     if state.stack:
         top = state.stack[0]
-        if _gives(pool, top.card, _ON_STACK) or _gives(pool, cards.get(top.source or ""), _ON_STACK):
+        source = cards.get(top.source or "")
+        if source is None and top.source:
+            # a source that left the battlefield (sacrificed as a cost): its card where it went
+            gone = (c for p in state.players for c in (*p.graveyard, *p.exile) if c.id == top.source)
+            source = next((c.card for c in gone), None)
+        if _gives(pool, top.card, _ON_STACK) or _gives(pool, source, _ON_STACK):
             return True
         copied = next((p.chosen.get("copy_card") for p in state.permanents() if p.id == top.source), None)
         if _gives(pool, copied, _ON_STACK):
@@ -115,7 +125,8 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
     dredge added last to the replacement order, a card name, creature to copy, color,
     creature type or basic land type chosen for an object entering the battlefield (what its
     card asks for: :func:`~bridge.engine.moves.as_enters_kinds`), each set of the cards to
-    discard (in place of the cards stated before)."""
+    discard (in place of the cards stated before), a card to pick for a source (one of each
+    kind the rules tell apart)."""
     state = board.state
     if not _may_have_one(board.pool, state, player):
         return []
@@ -142,6 +153,9 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         elif choice.match("source", 2):
             key, source = (symbol_text(a) for a in choice.arguments)
             out.append(ChooseOrder(by=player, sources={**me.source_choices, key: source}))
+        elif choice.match("pick", 2):
+            key, card = (symbol_text(a) for a in choice.arguments)
+            out.append(ChooseOrder(by=player, picks={**me.picks, key: card}))
         elif choice.match("replacement", 1):
             source = symbol_text(choice.arguments[0])
             out.append(ChooseOrder(by=player, replacements=[*me.replacement_order, source]))

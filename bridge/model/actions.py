@@ -221,7 +221,8 @@ class Concede(Model):
 class ChooseOrder(Model):
     """A player states the order he or she will choose among replacement and prevention
     effects (CR 616.1) and among his or her own triggered abilities that trigger at once (CR
-    603.3b), by their sources, the cards he or she discards by choice (514.1, 701.7b), and the
+    603.3b), by their sources, the cards he or she discards by choice (514.1, 701.7b), the card
+    he or she picks as a source's spell or ability resolves (608.2d, 701.7b, 701.14a, 702.69a), and the
     timestamp order of objects that received the same timestamp (613.6g); it stands until
     stated again (written ``{choose_order: {by:
     alice, replacements: [...], triggers: [...]}}``)."""
@@ -254,6 +255,13 @@ class ChooseOrder(Model):
         None,
         description="cards in the player's hand: when he or she discards cards of his or her choice "
         "(CR 514.1, 701.7b), these are discarded first, in this order (the cards listed last after them)",
+    )
+    picks: dict[str, str] | None = Field(
+        None,
+        description="source -> the card the player picks as its spell or ability resolves: the other "
+        "permanent champion exiles (CR 702.69a), the card put from his or her hand onto the battlefield "
+        "(608.2d), the card chosen from a revealed hand to discard (701.7b), the card found in a library "
+        "search (701.14a); a source not named, or a card that can't be picked then, takes the default",
     )
     timestamps: list[str] | None = Field(
         None,

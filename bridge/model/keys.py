@@ -93,9 +93,10 @@ def canonical_form(state: GameState) -> dict[str, Json]:
             player["prevent_next_from_quality"] = _sorted_pairs(
                 [(names.ref(k), v) for k, v in player["prevent_next_from_quality"].items()]
             )
-        if "source_choices" in player:
-            pairs = [(names.ref(k), names.ref(v)) for k, v in player["source_choices"].items()]
-            player["source_choices"] = _sorted_pairs(pairs)
+        for field in ("source_choices", "picks"):
+            if field in player:
+                pairs = [(names.ref(k), names.ref(v)) for k, v in player[field].items()]
+                player[field] = _sorted_pairs(pairs)
         if "trigger_targets" in player:
             pairs = [(names.ref(k), [names.ref(t) for t in v]) for k, v in player["trigger_targets"].items()]
             player["trigger_targets"] = _sorted_pairs(pairs)

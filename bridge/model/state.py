@@ -291,6 +291,13 @@ class Player(Model):
         description="the cards the player chooses to discard first, in this order, when he or she "
         "discards cards of his or her choice (CR 514.1, 701.7b); the cards listed last in the hand after them",
     )
+    picks: dict[str, str] = Field(
+        default_factory=dict,
+        description="source -> the card the player picks as its spell or ability resolves, while it "
+        "can be picked: the other permanent champion exiles (CR 702.69a), the card put from his or her "
+        "hand (608.2d), the card discarded from a revealed hand (701.7b), the card found in a library "
+        "(701.14a); otherwise the default",
+    )
     trigger_order: list[str] = Field(
         default_factory=list,
         description="the player's choice of order for his or "

@@ -223,7 +223,7 @@ def decisions(game: Game, trigger_order: bool = True) -> Decision:
         # player at 0 life); they are performed before anyone acts, as whenever a player
         # would receive priority (a game keeps none pending from then on)
         return Decision(player, (StateBasedActions(),))
-    # CR 514.1, 603.5, 608.2d, 614.10b, 614.12, 616.1, 701.7b, 702.49a, 702.69a: the choices the player
+    # CR 514.1, 603.5, 608.2d, 614.10b, 614.12, 616.1, 701.7b, 701.14a, 702.49a, 702.69a: the choices the player
     # states ahead of an event that asks for them where nobody has priority, open now
     return Decision(
         player,
