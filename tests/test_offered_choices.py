@@ -970,5 +970,39 @@ def test_every_basic_land_a_sacrificed_expanse_can_find_is_offered() -> None:
         }
     )
     game.push(Activate(source="expanse", by="alice"))
-    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 2
+    # CR 701.14b: finding neither (declines) is a third position
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 3
     assert _picks(game) == [{"expanse": "forest"}, {"expanse": "plains"}]
+    assert [a.declines for a in _offered_statements(game) if a.declines] == [["expanse"]]
+
+
+def test_finding_nothing_is_offered_for_a_card_with_a_quality_only() -> None:
+    # CR 701.14b: Rampant Growth searches for a basic land card: alice may find none, and the
+    # Forest stays in her library; CR 701.14c: Diabolic Tutor's "a card" must find one
+    library = [{"id": "forest", "card": "Forest"}, {"id": "bolt", "card": "Lightning Bolt"}]
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "growth", "card": "Rampant Growth"}],
+                    "library": library,
+                    "battlefield": ["Forest", "Forest"],
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Cast(card="growth", by="alice"))
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")])) == 2
+    assert [a.declines for a in _offered_statements(game)] == [["growth"]]
+    assert _picks(game) == []  # one basic land card: nothing else to pick
+    game.push(ChooseOrder(by="alice", declines=["growth"]))
+    game.push(Pass(by="alice"))
+    game.push(Pass(by="bob"))
+    assert sorted(c.card for c in game.state.player("alice").library) == ["Forest", "Lightning Bolt"]
+    tutor = _tutor([{"id": "bolt", "card": "Lightning Bolt"}, {"id": "forest", "card": "Forest"}])
+    assert not any(a.declines for a in _offered_statements(tutor))
