@@ -64,6 +64,16 @@ def test_without_a_show_statement_every_fact_stays() -> None:
     assert any(str(a) == 'hand_size("a",3)' for a in pruned)
 
 
+def test_a_fact_line_that_is_no_ground_term_goes_to_clingo_as_text() -> None:
+    # plain facts go to clingo as symbols; a line the symbol parser can't read (an interval)
+    # is given as text, which clingo expands as it would in a file
+    modules = ("inputs", "characteristics/effects", "characteristics/final", "characteristics/pt", "combat/common")
+    facts = BEAR + '\nhand_size("a", 1..2).'
+    pruned = Session(modules, facts).solve().model
+    assert pruned == Session(modules, facts, prune=False).solve().model
+    assert {str(a) for a in pruned} >= {'hand_size("a",1)', 'hand_size("a",2)'}
+
+
 def test_facts_holding_rules_turn_pruning_off() -> None:
     facts = BEAR + '\ncard_value("bear", supertype, S) :- S = legendary.'
     assert not Session(SBA, facts)._pruned

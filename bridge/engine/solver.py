@@ -372,13 +372,19 @@ def _split(facts: str) -> list[_Line]:
                 known.clear()
             plain = _PLAIN_FACT.fullmatch(line)
             info = known[line] = _Line(
-                line,
-                frozenset(_TOKEN.findall(line)),
-                plain.group(1) if plain else "",
-                clingo.parse_term(line[:-1]) if plain else None,
+                line, frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "", _fact(line) if plain else None
             )
         out.append(info)
     return out
+
+
+def _fact(line: str) -> clingo.Symbol | None:
+    """The one fact of a line as a symbol; None when it is no ground term (an interval, a
+    variable: clingo reads the line as text then, and says what is wrong with it)."""
+    try:
+        return clingo.parse_term(line[:-1])
+    except RuntimeError:
+        return None
 
 
 def lines_without(facts: str, predicates: Collection[str]) -> str:
