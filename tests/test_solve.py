@@ -21,7 +21,7 @@ from bridge.model.keys import position_key
 from bridge.model.puzzle import Puzzle, load_puzzle
 from bridge.model.scenario import load_scenario
 from bridge.play.agents import decisions
-from bridge.play.solve import SolveResult, differs_from_solution, emit_scenarios, pruned, solve
+from bridge.play.solve import SolveResult, describe_tree, differs_from_solution, emit_scenarios, pruned, solve
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 FILES = sorted(PUZZLES.glob("*.yaml"))
@@ -148,8 +148,12 @@ def test_a_part_the_opponent_chooses_is_the_opponents_choice(search: str) -> Non
     """CR 601.3: Bob chooses Misfortune's mode. Alice wins only if both modes win: the
     strategy casts it and answers each mode (both are branches, chosen by Bob); where only the
     mode that deals 4 would win, there is no win (the solver once chose the mode for her)."""
-    _, found = _solved("misfortune_wins_either_way.yaml", search=search)
+    puzzle, found = _solved("misfortune_wins_either_way.yaml", search=search)
     assert found.result == "win"
+    lines = describe_tree(Game(puzzle.state), found.tree).splitlines()
+    assert [line for line in lines if "cast" in line] == [
+        f"alice: cast Misfortune, mode {n} (the mode chosen by bob)" for n in (1, 2)
+    ]
     first = found.tree
     assert [(b.action.kind, b.by, b.chosen_by) for b in first] == [("cast", "alice", "bob")] * 2
     assert sorted(b.action.mode or 0 for b in first if isinstance(b.action, Cast)) == [1, 2]

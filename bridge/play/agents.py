@@ -668,6 +668,17 @@ def describe_action(game: Game, action: Action) -> str:
         return f"play {d(action.card)}"
     if isinstance(action, Cast):
         text = f"cast {d(action.card)}"
+        if action.face_down:
+            text += " face down"
+        if action.flashback:
+            text += " by flashback"
+        if action.mode is not None:
+            text += f", mode {action.mode}"
+        options = [word for word, on in (("kicked", action.kicked), ("buyback", action.buyback)) if on]
+        options += ["entwined"] if action.entwined else []
+        options += [f"{d(c)} spliced" for c in action.splice]
+        if options:
+            text += f" ({', '.join(options)})"
         if action.x is not None:
             text += f" with X = {action.x}"
         return text + (f" targeting {', '.join(d(t) for t in action.targets)}" if action.targets else "")

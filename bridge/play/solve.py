@@ -975,9 +975,10 @@ def describe_tree(game: Game, tree: list[Branch], indent: str = "") -> str:
     out: list[str] = []
     for b in tree:
         text = f"{indent}{b.by}: {describe_action(game, b.action)}"
-        if b.chosen_by is not None:  # a variant: the other player's choice of a part of it
-            mode = b.action.mode if isinstance(b.action, Cast) else None
-            text += f" ({b.chosen_by} chooses {f'mode {mode}' if mode is not None else 'the targets shown'})"
+        if b.chosen_by is not None and isinstance(b.action, (Cast, Activate)):  # a variant of a group
+            mode, targets = others_choices(game, b.action)
+            parts = ["the mode"] * mode + [f"target {i}" for i in sorted(targets)]
+            text += f" ({' and '.join(parts)} chosen by {b.chosen_by})"
         game.push(b.action)
         try:
             if b.outcome is not None:
