@@ -227,17 +227,16 @@ def others_choices(game: Board, action: Cast | Activate) -> tuple[bool, frozense
         specs = [*spec.targets, *(t for m in spec.modes for t in m.targets)]
         if spec.modes_chosen_by is None and not any(t.opponent_chooses for t in specs):
             return False, frozenset()
-        item = cast_object(game, action)
         model = check_cast(game, action)[1]
     else:
         abilities = permanent_card(game, action.source).activated
         if action.mana or not any(t.opponent_chooses for a in abilities for t in a.targets):
             return False, frozenset()
-        item = activate_object(game, action)
+        player = actor(game.state, action.by, "activate")
         model = check_activate(game, action)[1]
-    mode = any(s.arguments[1].string != item.controller for s in atoms(model, "mode_chooser", 2))
+    mode = any(s.arguments[1].string != player for s in atoms(model, "mode_chooser", 2))
     targets = frozenset(
-        s.arguments[1].number for s in atoms(model, "target_chooser", 3) if s.arguments[2].string != item.controller
+        s.arguments[1].number for s in atoms(model, "target_chooser", 3) if s.arguments[2].string != player
     )
     return mode, targets
 

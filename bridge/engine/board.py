@@ -360,7 +360,7 @@ class Board:
                     f"\nstated_chosen({asp_string(o)}, {k}, {v if _WORD.fullmatch(v) else asp_string(v)})."
                     for o, k, v in values
                 )
-                model = Session(self.modules(*CHOICES, pt=False), self.position.facts + facts).solve().model
+                model = answer(self.modules(*CHOICES, pt=False), self.position.facts + facts).model
                 return self.reader.verdict(model)
             return Verdict(legal=True)
         if isinstance(action, (StateBasedActions, RemoveFromCombat, Advance)):

@@ -418,11 +418,7 @@ def unread_inputs(modules: tuple[str, ...]) -> frozenset[str]:
 def _read_facts(facts: str, read: frozenset[str]) -> str:
     """The facts less the lines that are one plain fact of an input predicate no kept
     statement names (they can't change an answer); a line that may hold more is kept."""
-    return _lines_read(facts, _lines(facts), read)
-
-
-def _lines_read(facts: str, lines: list[_Line], read: frozenset[str]) -> str:
-    return "\n".join(info.text for info in _kept_lines(lines, read))
+    return "\n".join(info.text for info in _kept_lines(_lines(facts), read))
 
 
 def _kept_lines(lines: list[_Line], read: frozenset[str]) -> list[_Line]:
