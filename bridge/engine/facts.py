@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from bridge.engine.solver import LIBRARY_BEGIN, LIBRARY_END
 from bridge.model.cards import Card, CardPool, EffectSpec, slug
 from bridge.model.errors import InputError, UnknownCardError
 from bridge.model.state import ZONES, GameState, Player, StackObject
@@ -380,13 +381,23 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for k, item in enumerate(state.stack, start=1):
         out += stack_object_facts(state, item, k, cards, used_cards, pool)
     live = out + [f for card in used_cards.values() for f in card.facts()]
-    # the cards a player could cast or play now, or find in a library
+    # the cards a player could cast or play now
     for player in state.players:
-        for obj in [*player.hand, *player.library, *player.graveyard]:
+        for obj in [*player.hand, *player.graveyard]:
             assert obj.id is not None
             used_cards[cards[obj.id].id] = cards[obj.id]
     for card in used_cards.values():
         out += card.facts()
+    # the cards only in libraries, between markers: a question whose rules read no library
+    # (library_card/4) is given the facts without them (bridge/engine/solver.py)
+    hidden = {
+        card.id: card
+        for player in state.players
+        for obj in player.library
+        if (card := cards[obj.id or ""]).id not in used_cards
+    }
+    if hidden:
+        out += [LIBRARY_BEGIN, *(f for card in hidden.values() for f in card.facts()), LIBRARY_END]
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
 
 

@@ -348,18 +348,43 @@ _LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
+# The facts of the cards only in libraries are written between these two lines (comments to
+# clingo): a question whose kept rules read no library (library_card/4) is given the facts
+# without them.  Every rule that reads a card's printed text joins it with the card's zone, so
+# the text of a card no fact of the question names can't change its answer.
+LIBRARY_BEGIN = "% the cards only in libraries"
+LIBRARY_END = "% end of the cards only in libraries"
+
+
+class _Split(NamedTuple):
+    lines: list[_Line]  # every line
+    seen: list[_Line]  # the lines outside the cards only in libraries
+    library: list[_Line]  # the lines of the cards only in libraries, with the markers
+
+
 # The lines of the facts texts split last (a position's facts are asked about several times).
-_SPLIT: dict[str, list[_Line]] = kept({})
+_SPLIT: dict[str, _Split] = kept({})
 
 
-def _lines(facts: str) -> list[_Line]:
-    """What pruning needs of each line of the facts."""
+def _split_facts(facts: str) -> _Split:
     split = _SPLIT.get(facts)
     if split is None:
         if len(_SPLIT) >= 64:
             del _SPLIT[next(iter(_SPLIT))]
-        split = _SPLIT[facts] = _split(facts)
+        lines = _split(facts)
+        begin = next((k for k, info in enumerate(lines) if info.text == LIBRARY_BEGIN), None)
+        if begin is None:
+            split = _Split(lines, lines, [])
+        else:
+            end = next(k for k in range(begin, len(lines)) if lines[k].text == LIBRARY_END) + 1
+            split = _Split(lines, lines[:begin] + lines[end:], lines[begin:end])
+        _SPLIT[facts] = split
     return split
+
+
+def _lines(facts: str) -> list[_Line]:
+    """What pruning needs of each line of the facts."""
+    return _split_facts(facts).lines
 
 
 def _split(facts: str) -> list[_Line]:
@@ -567,9 +592,16 @@ def _prepare(
         return _Prepared(None, facts)
     _check_modules(modules, tuple((name, tuple(args)) for name, args in parts))
     # the arguments of the program parts are names in atoms too
-    lines = _lines(facts)  # worked out once, for the names and for the facts read
-    words = _names_in(modules, lines).union(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
+    named = frozenset(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
+    split = _split_facts(facts)  # worked out once, for the names and for the facts read
+    lines = split.seen
+    words = _names_in(modules, lines).union(named)
     statements, read = live_statements(modules, words)
+    # (without a #show statement the facts are in the answer: none is left out)
+    if split.library and ("library_card" in read or not _program(modules).shows):
+        lines = split.lines
+        words = _names_in(modules, lines).union(named)
+        statements, read = live_statements(modules, words)
     # without a #show statement every atom is shown, the facts too: then none is left out
     kept = _kept_lines(lines, read) if _program(modules).shows else lines
     return _Prepared(statements, "\n".join(info.text for info in kept), words, tuple(kept))
