@@ -11,8 +11,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from bridge.engine.solver import LIBRARY_BEGIN, LIBRARY_END
-from bridge.model.cards import Card, CardPool, EffectSpec, slug
+from bridge.model.cards import TEXTS_BEGIN, TEXTS_END, Card, CardPool, EffectSpec, slug
 from bridge.model.errors import InputError, UnknownCardError
 from bridge.model.state import ZONES, GameState, Player, StackObject
 
@@ -380,24 +379,22 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out.append(f"stack_size({len(state.stack)}).")
     for k, item in enumerate(state.stack, start=1):
         out += stack_object_facts(state, item, k, cards, used_cards, pool)
-    live = out + [f for card in used_cards.values() for f in card.facts()]
-    # the cards a player could cast or play now
+    out += [f for card in used_cards.values() for f in card.facts()]
+    live = list(out)
+    # the cards only in hands, graveyards and libraries, each group between markers with the
+    # inputs that name its cards: a question whose rules read none of them is given the facts
+    # without the group (bridge/engine/solver.py)
+    named: dict[str, tuple[Card, set[str]]] = {}
     for player in state.players:
-        for obj in [*player.hand, *player.graveyard]:
-            assert obj.id is not None
-            used_cards[cards[obj.id].id] = cards[obj.id]
-    for card in used_cards.values():
-        out += card.facts()
-    # the cards only in libraries, between markers: a question whose rules read no library
-    # (library_card/4) is given the facts without them (bridge/engine/solver.py)
-    hidden = {
-        card.id: card
-        for player in state.players
-        for obj in player.library
-        if (card := cards[obj.id or ""]).id not in used_cards
-    }
-    if hidden:
-        out += [LIBRARY_BEGIN, *(f for card in hidden.values() for f in card.facts()), LIBRARY_END]
+        for zone, gate in (("hand", "zone_card"), ("graveyard", "zone_card"), ("library", "library_card")):
+            for obj in getattr(player, zone):
+                card = cards[obj.id or ""]
+                if card.id not in used_cards:
+                    named.setdefault(card.id, (card, set()))[1].add(gate)
+    for gates in sorted({frozenset(g) for _, g in named.values()}, key=sorted):
+        out.append(TEXTS_BEGIN + " ".join(sorted(gates)))
+        out += [f for card, g in named.values() if g == gates for f in card.facts()]
+        out.append(TEXTS_END)
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
 
 

@@ -36,6 +36,7 @@ from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
 import clingo
 import clingo.ast
 
+from bridge.model.cards import TEXTS_BEGIN, TEXTS_END
 from bridge.model.errors import RuleModuleError
 from bridge.model.paths import rules_dir
 
@@ -348,18 +349,15 @@ _LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
-# The facts of the cards only in libraries are written between these two lines (comments to
-# clingo): a question whose kept rules read no library (library_card/4) is given the facts
-# without them.  Every rule that reads a card's printed text joins it with the card's zone, so
-# the text of a card no fact of the question names can't change its answer.
-LIBRARY_BEGIN = "% the cards only in libraries"
-LIBRARY_END = "% end of the cards only in libraries"
+# The groups of card texts (TEXTS_BEGIN): a rule reads a card's printed text through the fact
+# that puts the card somewhere, so the text of a card that no fact a question reads names
+# can't change its answer.
 
 
 class _Split(NamedTuple):
     lines: list[_Line]  # every line
-    seen: list[_Line]  # the lines outside the cards only in libraries
-    library: list[_Line]  # the lines of the cards only in libraries, with the markers
+    seen: list[_Line]  # the lines outside the groups of texts
+    groups: list[tuple[frozenset[str], list[_Line]]]  # each group's inputs and lines (markers too)
 
 
 # The lines of the facts texts split last (a position's facts are asked about several times).
@@ -372,13 +370,24 @@ def _split_facts(facts: str) -> _Split:
         if len(_SPLIT) >= 64:
             del _SPLIT[next(iter(_SPLIT))]
         lines = _split(facts)
-        begin = next((k for k, info in enumerate(lines) if info.text == LIBRARY_BEGIN), None)
-        if begin is None:
-            split = _Split(lines, lines, [])
-        else:
-            end = next(k for k in range(begin, len(lines)) if lines[k].text == LIBRARY_END) + 1
-            split = _Split(lines, lines[:begin] + lines[end:], lines[begin:end])
-        _SPLIT[facts] = split
+        seen: list[_Line] = []
+        groups: list[tuple[frozenset[str], list[_Line]]] = []
+        # the markers are found in the text and their lines counted there (a loop over the
+        # lines took much of a question's time)
+        text = "\n" + facts
+        line, at, done = 0, 0, 0  # the line at text position `at`; the lines taken
+        begin = text.find("\n" + TEXTS_BEGIN)
+        while begin >= 0:
+            end = text.find("\n" + TEXTS_END, begin)
+            first = line + text.count("\n", at, begin)
+            last = first + text.count("\n", begin, end)
+            line, at = last + 1, end + 1
+            seen += lines[done:first]
+            groups.append((frozenset(lines[first].text[len(TEXTS_BEGIN) :].split()), lines[first : last + 1]))
+            done = last + 1
+            begin = text.find("\n" + TEXTS_BEGIN, end)
+        seen += lines[done:]
+        split = _SPLIT[facts] = _Split(lines, seen if groups else lines, groups)
     return split
 
 
@@ -467,38 +476,65 @@ def live_statements(
     leaves rules out doesn't ask about.  Also returned: every name the statements kept write
     (a fact of another predicate can't change an answer)."""
     program = _program(modules)
-    rules = program.rules
-    have: set[object] = set(words)  # names in some atom, and ("sig", signature) derived
-    waiting: dict[object, list[int]] = {}
-    missing = [0] * len(rules)
-    live = [False] * len(rules)
-    ready: list[int] = []
-    for i, rule in enumerate(rules):
-        if rule is None:
-            live[i] = True
-            continue
-        unmet: list[object] = [("sig", sig) for sig in program.needs[i] if sig[0] not in words]
-        unmet += [w for w in program.words[i] if w not in words]
-        missing[i] = len(unmet)
-        for item in unmet:
-            waiting.setdefault(item, []).append(i)
-        if not unmet:
-            ready.append(i)
+    index = _index(modules)
+    missing = list(index.counts)
+    for word in words:
+        for i in index.by_word.get(word, ()):
+            missing[i] -= 1
+    live = [False] * len(missing)
+    ready = [i for i, left in enumerate(missing) if left == 0]
+    have: set[_Item] = set()  # the items derived, not among the words
     while ready:
         i = ready.pop()
         live[i] = True
-        rule = rules[i]
-        assert rule is not None
-        for item in (*(("sig", sig) for sig in rule.heads), *rule.makes):
-            if item in have:
+        for item in index.gives[i]:
+            if item in have or (item[1][0] if isinstance(item, tuple) else item) in words:
                 continue
             have.add(item)
-            for j in waiting.get(item, ()):
+            for j in index.by_item.get(item, ()):
                 missing[j] -= 1
                 if missing[j] == 0:
                     ready.append(j)
     kept = [i for i, declaration in enumerate(program.declarations) if live[i] and not declaration]
     return tuple(program.statements[i] for i in kept), frozenset().union(*(program.names[i] for i in kept))
+
+
+_Item = tuple[str, Signature] | str  # what a rule waits for: a signature ("sig", sig), or a name
+
+
+class _Index(NamedTuple):
+    """What :func:`live_statements` needs of a program, by rule: how many items (a name, or a
+    signature as ("sig", signature)) it waits for; the rules waiting for each item; those
+    waiting for each word present in the facts (a name, or a signature's predicate); and
+    the items each rule gives when it fires.  A statement that derives nothing waits for
+    nothing."""
+
+    counts: tuple[int, ...]
+    by_item: dict[_Item, tuple[int, ...]]
+    by_word: dict[str, tuple[int, ...]]
+    gives: tuple[tuple[_Item, ...], ...]
+
+
+@functools.cache
+def _index(modules: tuple[str, ...]) -> _Index:
+    program = _program(modules)
+    counts: list[int] = []
+    by_item: dict[_Item, list[int]] = {}
+    by_word: dict[str, list[int]] = {}
+    gives: list[tuple[_Item, ...]] = []
+    for i, rule in enumerate(program.rules):
+        items: list[_Item] = [] if rule is None else [*(("sig", sig) for sig in program.needs[i]), *program.words[i]]
+        counts.append(len(items))
+        for item in items:
+            by_item.setdefault(item, []).append(i)
+            by_word.setdefault(item[1][0] if isinstance(item, tuple) else item, []).append(i)
+        gives.append(() if rule is None else (*(("sig", sig) for sig in rule.heads), *rule.makes))
+    return _Index(
+        tuple(counts),
+        {k: tuple(v) for k, v in by_item.items()},
+        {k: tuple(v) for k, v in by_word.items()},
+        tuple(gives),
+    )
 
 
 def symbol(value: object) -> clingo.Symbol:
@@ -594,14 +630,18 @@ def _prepare(
     # the arguments of the program parts are names in atoms too
     named = frozenset(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
     split = _split_facts(facts)  # worked out once, for the names and for the facts read
-    lines = split.seen
-    words = _names_in(modules, lines).union(named)
-    statements, read = live_statements(modules, words)
-    # (without a #show statement the facts are in the answer: none is left out)
-    if split.library and ("library_card" in read or not _program(modules).shows):
-        lines = split.lines
+    lines, groups = split.seen, split.groups
+    if not _program(modules).shows:  # without a #show statement the facts are in the answer
+        lines, groups = split.lines, []
+    while True:
         words = _names_in(modules, lines).union(named)
         statements, read = live_statements(modules, words)
+        given = [group for gates, group in groups if not gates.isdisjoint(read)]
+        if not given:
+            break
+        # the texts of the cards a kept rule reads (their names may keep more rules)
+        lines = lines + [info for group in given for info in group]
+        groups = [(gates, group) for gates, group in groups if gates.isdisjoint(read)]
     # without a #show statement every atom is shown, the facts too: then none is left out
     kept = _kept_lines(lines, read) if _program(modules).shows else lines
     return _Prepared(statements, "\n".join(info.text for info in kept), words, tuple(kept))
