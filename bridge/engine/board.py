@@ -129,16 +129,21 @@ _POSITIONS: dict[int, tuple[GameState, CardPool, Position]] = kept({})
 # The state-based actions question answered last, by position (priority and passes aside:
 # they change nothing it asks about), with the card pool it was asked with (an entry counts
 # only for that very pool: another pool's cards may differ).
-_SBA_ANSWERS: dict[tuple[str, str, frozenset[str | None]], tuple[CardPool, frozenset[clingo.Symbol]]] = kept({})
+_SBA_ANSWERS: dict[tuple[str, frozenset[str]], tuple[CardPool, frozenset[clingo.Symbol]]] = kept({})
 
 
 # The groundings of positions with the step left open, by position without its step (and pool).
 _TURN_SESSIONS: dict[str, tuple[CardPool, Session]] = kept({})
 
 # The turn questions' facts of the positions seen last, and the facts left out of them (the
-# step and what is tapped are open; who has priority and who passed are not read).
+# step, what is tapped, the sizes of the hands below _HANDS, whether a creature attacked this
+# combat and whether combat damage was dealt are open; who has priority and who passed are not
+# read).
 _TURN_FACTS: dict[int, tuple[Position, str]] = kept({})
-_TURN_OPEN = frozenset({"step", "tapped", "priority", "passed"})
+_TURN_OPEN = frozenset(
+    {"step", "tapped", "priority", "passed", "hand_size", "attacked_this_combat", "combat_damage_dealt"}
+)
+_HANDS = 9  # hand sizes 0 to 8 are open; a larger one stays a fact
 
 _KnownSteps = tuple[GameState, frozenset[clingo.Symbol]]
 
@@ -529,19 +534,17 @@ class Board:
     def _sba_model(self) -> frozenset[clingo.Symbol]:
         """The state-based actions question; the same grounding answers the turn's questions:
         the next step, the turn-based actions of this one (CR 703) and whether it is skipped.
-        An answer is given again for a position with the same facts, step and tapped
-        permanents (who has priority and who passed are no part of it)."""
+        An answer is given again for a position with the same facts and open atoms true
+        (:func:`_turn_open`; who has priority and who passed are no part of it)."""
         facts = self._turn_facts()
-        now_tapped = frozenset(p.id for p in self.state.permanents() if p.tapped)
-        key = (facts, self.state.step, now_tapped)
+        state = self.state
+        now = _turn_open(state)
+        key = (facts, now)
         known = _SBA_ANSWERS.get(key)
         if known is not None and known[0] is self.pool:
             return known[1]
         session = self._turn_session(facts)
-        step = self.state.step
-        signed = [(clingo.Function("step", [clingo.Function(s)]), s == step) for s in ALL_STEPS]
-        signed += [(clingo.Function("tapped", [clingo.String(p.id or "")]), p.tapped) for p in self.state.permanents()]
-        model = session.solve(signed=signed).model
+        model = session.solve(signed=[(clingo.parse_term(atom), atom in now) for atom in _turn_opened(state)]).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
         _SBA_ANSWERS[key] = (self.pool, model)
@@ -554,12 +557,14 @@ class Board:
         known = _TURN_FACTS.get(id(position))
         if known is not None and known[0] is position:
             return known[1]
-        facts = (
-            lines_without(position.facts, _TURN_OPEN)
-            + "\n"
-            + " ".join(f"#external step({s}). [free]" for s in ALL_STEPS)
-            + "\n"
-            + "\n".join(f"#external tapped({asp_string(p.id or '')}). [free]" for p in self.state.permanents())
+        state = self.state
+        facts = "\n".join(
+            [
+                lines_without(position.facts, _TURN_OPEN),
+                *(f"#external {atom}. [free]" for atom in _turn_opened(state)),
+                # a hand size past the open ones stays a fact
+                *(f"hand_size({asp_string(p.name)}, {len(p.hand)})." for p in state.players if len(p.hand) >= _HANDS),
+            ]
         )
         if len(_TURN_FACTS) >= 64:
             del _TURN_FACTS[next(iter(_TURN_FACTS))]
@@ -628,6 +633,25 @@ class Board:
 
 
 # ---------------------------------------------------------------------- declarations as facts
+def _turn_opened(state: GameState) -> list[str]:
+    """The atoms the turn questions' grounding of ``state`` leaves open (external, free)."""
+    names = [asp_string(p.name) for p in state.players]
+    ids = [asp_string(p.id or "") for p in state.permanents()]
+    opened = [f"step({s})" for s in ALL_STEPS]
+    opened += [f"tapped({o})" for o in ids]
+    opened += [f"hand_size({n}, {k})" for n in names for k in range(_HANDS)]
+    return [*opened, "attacked_this_combat", "combat_damage_dealt"]
+
+
+def _turn_open(state: GameState) -> frozenset[str]:
+    """The open atoms (:func:`_turn_opened`) true in ``state``."""
+    true = [f"step({state.step})"]
+    true += [f"tapped({asp_string(p.id or '')})" for p in state.permanents() if p.tapped]
+    true += [f"hand_size({asp_string(p.name)}, {len(p.hand)})" for p in state.players if len(p.hand) < _HANDS]
+    true += [flag for flag in ("attacked_this_combat", "combat_damage_dealt") if getattr(state, flag)]
+    return frozenset(true)
+
+
 def block_facts(action: DeclareBlockers) -> list[str]:
     return [
         f"declared_block({asp_string(b)}, {asp_string(a)})."

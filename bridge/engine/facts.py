@@ -377,20 +377,22 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     # CR 405: the stack, top first, and how many objects are on it
     if state.stack:
         out.append(f"stack_size({len(state.stack)}).")
+    spells: dict[str, Card] = {}
     for k, item in enumerate(state.stack, start=1):
-        out += stack_object_facts(state, item, k, cards, used_cards, pool)
+        out += stack_object_facts(state, item, k, cards, used_cards, pool, spells)
     out += [f for card in used_cards.values() for f in card.facts()]
-    live = list(out)
-    # the cards only in hands, graveyards and libraries, each group between markers with the
-    # inputs that name its cards: a question whose rules read none of them is given the facts
-    # without the group (bridge/engine/solver.py)
+    live = out + [f for card in spells.values() if card.id not in used_cards for f in card.facts()]
+    # the cards only on the stack as spells, in hands, graveyards and libraries, in groups
+    # between markers with the inputs that name their cards: a question whose rules read none
+    # of them is given the facts without the group (bridge/engine/solver.py)
     named: dict[str, tuple[Card, set[str]]] = {}
+    places = [("stack_card", card) for card in spells.values()]
     for player in state.players:
         for zone, gate in (("hand", "zone_card"), ("graveyard", "zone_card"), ("library", "library_card")):
-            for obj in getattr(player, zone):
-                card = cards[obj.id or ""]
-                if card.id not in used_cards:
-                    named.setdefault(card.id, (card, set()))[1].add(gate)
+            places += [(gate, cards[obj.id or ""]) for obj in getattr(player, zone)]
+    for gate, card in places:
+        if card.id not in used_cards:
+            named.setdefault(card.id, (card, set()))[1].add(gate)
     for gates in sorted({frozenset(g) for _, g in named.values()}, key=sorted):
         out.append(TEXTS_BEGIN + " ".join(sorted(gates)))
         out += [f for card, g in named.values() if g == gates for f in card.facts()]
@@ -449,8 +451,11 @@ def stack_object_facts(
     cards: dict[str, Card],
     used_cards: dict[str, Card],
     pool: CardPool | None = None,
+    spells: dict[str, Card] | None = None,
 ) -> list[str]:
-    """The facts of a spell or ability on the stack (or being put there, position 0)."""
+    """The facts of a spell or ability on the stack (or being put there, position 0).  The
+    cards whose texts the facts need go to ``used_cards``; a spell's own card to ``spells``
+    when given."""
     o = asp_string(item.id or "")
     controller = item.controller or state.active
     out = [f"stack_object({o}).", f"stack_controller({o}, {asp_string(controller)})."]
@@ -458,7 +463,7 @@ def stack_object_facts(
         out.append(f"stack_position({o}, {position}).")
     if item.card is not None:
         card = cards[item.id or ""]
-        used_cards[card.id] = card
+        (used_cards if spells is None else spells)[card.id] = card
         out.append(f"stack_card({o}, {asp_string(card.id)}).")
         for k, ref in enumerate(item.spliced, start=1):  # CR 702.44a: cards spliced onto it
             spliced = (pool or CardPool.default()).get(ref.card)

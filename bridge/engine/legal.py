@@ -114,6 +114,8 @@ def _fixed(
     fixed |= {(flag, p.id) for p in state.permanents() for flag in ("tapped", "sick") if getattr(p, flag)}
     fixed |= {("lands_played", (p.name, p.lands_played)) for p in state.players}
     fixed |= {("declared_in_combat", d) for d in state.declared}
+    fixed |= {("attacking", (p.id, p.attacking)) for p in state.permanents() if p.attacking is not None}
+    fixed |= {(flag, None) for flag in ("attacked_this_combat", "combat_damage_dealt") if getattr(state, flag)}
     return [(sym, key in fixed) for key, sym in opened.items()]
 
 
@@ -152,8 +154,22 @@ def _read_listing(model: frozenset[clingo.Symbol]) -> Listing:
 
 # the facts the listing grounding leaves open: the step, who has priority, who is listed, whose
 # turn it is, what is tapped, what is new under its controller, whether a land was played, and
-# which declarations this combat has made
-_OPEN = frozenset({"step", "priority", "active_player", "tapped", "sick", "declared_in_combat", "lands_played"})
+# which declarations this combat has made, which creatures attack a player, whether a creature
+# attacked this combat and whether combat damage was dealt this step
+_OPEN = frozenset(
+    {
+        "step",
+        "priority",
+        "active_player",
+        "tapped",
+        "sick",
+        "declared_in_combat",
+        "lands_played",
+        "attacking",
+        "attacked_this_combat",
+        "combat_damage_dealt",
+    }
+)
 _LISTING_SESSIONS: dict[str, tuple[Session, dict[tuple[str, object], clingo.Symbol]]] = kept({})
 
 
@@ -169,9 +185,16 @@ def _kept_facts(game: Board) -> str:
     if known is not None and known[0] is game.position:
         return known[1]
     kept = lines_without(game.position.facts, _OPEN | unread_inputs(game.modules(*ACTING)))
-    # the lands played are open as 0 or 1: a count past it stays a fact
+    # the lands played are open as 0 or 1: a count past it stays a fact; so does a creature
+    # attacking a planeswalker (a player is open)
+    players = {p.name for p in game.state.players}
     kept += "".join(
         f"\nlands_played({asp_string(p.name)}, {p.lands_played})." for p in game.state.players if p.lands_played > 1
+    )
+    kept += "".join(
+        f"\nattacking({asp_string(p.id or '')}, {asp_string(p.attacking)})."
+        for p in game.state.permanents()
+        if p.attacking is not None and p.attacking not in players
     )
     if len(_KEPT) >= 64:
         del _KEPT[next(iter(_KEPT))]
@@ -205,6 +228,11 @@ def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], cli
             )
     for declared in ("attackers", "blockers", "blocker_orders", "attacker_orders"):
         opened[("declared_in_combat", declared)] = clingo.Function("declared_in_combat", [clingo.Function(declared)])
+    for o in ids:
+        for name in names:
+            opened[("attacking", (o, name))] = clingo.Function("attacking", [clingo.String(o), clingo.String(name)])
+    for flag in ("attacked_this_combat", "combat_damage_dealt"):
+        opened[(flag, None)] = clingo.Function(flag)
     facts = kept + "\n" + " ".join(f"#external {sym}. [free]" for sym in opened.values())
     session = Session.shared(game.modules(*ACTING), facts)
     if len(_LISTING_SESSIONS) >= 8:

@@ -630,20 +630,18 @@ def _prepare(
     # the arguments of the program parts are names in atoms too
     named = frozenset(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
     split = _split_facts(facts)  # worked out once, for the names and for the facts read
-    lines, groups = split.seen, split.groups
-    if not _program(modules).shows:  # without a #show statement the facts are in the answer
-        lines, groups = split.lines, []
-    while True:
+    words = _names_in(modules, split.lines).union(named)
+    statements, read = live_statements(modules, words)
+    lines = split.lines
+    # without a #show statement every atom is shown, the facts too: then none is left out
+    shows = _program(modules).shows
+    if shows and any(gates.isdisjoint(read) for gates, _ in split.groups):
+        # the texts of cards that no rule that may fire on all the facts reads where they are
+        # are left out, and the rules are kept again for the names left
+        lines = split.seen + [info for gates, group in split.groups if not gates.isdisjoint(read) for info in group]
         words = _names_in(modules, lines).union(named)
         statements, read = live_statements(modules, words)
-        given = [group for gates, group in groups if not gates.isdisjoint(read)]
-        if not given:
-            break
-        # the texts of the cards a kept rule reads (their names may keep more rules)
-        lines = lines + [info for group in given for info in group]
-        groups = [(gates, group) for gates, group in groups if gates.isdisjoint(read)]
-    # without a #show statement every atom is shown, the facts too: then none is left out
-    kept = _kept_lines(lines, read) if _program(modules).shows else lines
+    kept = _kept_lines(lines, read) if shows else lines
     return _Prepared(statements, "\n".join(info.text for info in kept), words, tuple(kept))
 
 
