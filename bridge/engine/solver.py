@@ -124,6 +124,10 @@ class _Rule(NamedTuple):
     heads: tuple[Signature, ...]
     needs: tuple[tuple[Signature, frozenset[str]], ...]
     makes: frozenset[str]
+    # a normal rule (one atom in its head): its head's predicates, when no other statement
+    # needs them, can be left out (see _needed); the names in its body outside positive atoms
+    normal: bool = False
+    negated: frozenset[str] = frozenset()
 
 
 def _signatures(term: clingo.ast.AST) -> list[Signature | None]:
@@ -200,6 +204,7 @@ def _rule(statement: clingo.ast.AST, parameters: frozenset[str] = frozenset()) -
     if any(h is None for h in heads):
         raise RuleModuleError(f"can't tell what this rule derives: {statement}")
     needs: list[tuple[Signature, frozenset[str]]] = []
+    negated: set[str] = set()
     for literal in statement.body:
         if (
             literal.ast_type == _T.Literal
@@ -212,9 +217,18 @@ def _rule(statement: clingo.ast.AST, parameters: frozenset[str] = frozenset()) -
                 if literal.atom.symbol.ast_type == _T.Function:
                     _names(literal.atom.symbol.arguments, words)
                 needs.append((sigs[0], frozenset(words - parameters)))
+                continue
         elif literal.ast_type == _T.Literal and literal.atom.ast_type == _T.Comparison:
             _names(literal.atom, makes)  # X = c binds X to c
-    return _Rule(tuple(h for h in heads if h is not None), tuple(needs), frozenset(makes))
+        _names(literal, negated)
+    normal = (
+        statement.ast_type == _T.Rule
+        and statement.head.ast_type == _T.Literal
+        and statement.head.sign == clingo.ast.Sign.NoSign
+        and statement.head.atom.ast_type == _T.SymbolicAtom
+        and len(heads) == 1
+    )
+    return _Rule(tuple(h for h in heads if h is not None), tuple(needs), frozenset(makes), normal, frozenset(negated))
 
 
 def _analyse(name: str) -> tuple[tuple[_Rule | None, ...], tuple[frozenset[str], ...]]:
@@ -237,7 +251,7 @@ def _analyse(name: str) -> tuple[tuple[_Rule | None, ...], tuple[frozenset[str],
 # The analysis walks each statement's syntax tree in Python (most of a process's start); it is
 # kept on disk by the module's text, and read again by the next process.  A file that can't be
 # read or written only means the analysis is done again.
-_ANALYSIS_FORMAT = 1
+_ANALYSIS_FORMAT = 2
 
 
 def analysis_dir() -> Path:
@@ -254,17 +268,21 @@ def _rule_data(rule: _Rule | None) -> object:
         [list(h) for h in rule.heads],
         [[list(sig), sorted(words)] for sig, words in rule.needs],
         sorted(rule.makes),
+        rule.normal,
+        sorted(rule.negated),
     ]
 
 
 def _rule_from_data(data: Any) -> _Rule | None:
     if data is None:
         return None
-    heads, needs, makes = data
+    heads, needs, makes, normal, negated = data
     return _Rule(
         tuple((str(n), int(a)) for n, a in heads),
         tuple(((str(sig[0]), int(sig[1])), frozenset(map(str, words))) for sig, words in needs),
         frozenset(map(str, makes)),
+        bool(normal),
+        frozenset(map(str, negated)),
     )
 
 
@@ -398,18 +416,18 @@ def _lines(facts: str) -> list[_Line]:
 
 def _split(facts: str) -> list[_Line]:
     known = _LINES
-    out = []
-    for line in facts.split("\n"):
-        info = known.get(line)
-        if info is None:
-            if len(known) >= 200_000:
-                known.clear()
-            plain = _PLAIN_FACT.fullmatch(line)
-            info = known[line] = _Line(
-                line, frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "", _fact(line) if plain else None
-            )
-        out.append(info)
-    return out
+    get = known.get
+    return [get(line) or _new_line(line) for line in facts.split("\n")]
+
+
+def _new_line(line: str) -> _Line:
+    if len(_LINES) >= 200_000:
+        _LINES.clear()
+    plain = _PLAIN_FACT.fullmatch(line)
+    info = _LINES[line] = _Line(
+        line, frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "", _fact(line) if plain else None
+    )
+    return info
 
 
 def _fact(line: str) -> clingo.Symbol | None:
@@ -423,7 +441,7 @@ def _fact(line: str) -> clingo.Symbol | None:
 
 def lines_without(facts: str, predicates: Collection[str]) -> str:
     """The facts less the lines that hold one plain fact of one of ``predicates``."""
-    return "\n".join(info.text for info in _lines(facts) if info.predicate not in predicates)
+    return "\n".join([info.text for info in _lines(facts) if info.predicate not in predicates])
 
 
 def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
@@ -433,7 +451,7 @@ def fact_words(modules: tuple[str, ...], facts: str) -> frozenset[str]:
 
 
 def _names_in(modules: tuple[str, ...], lines: list[_Line]) -> frozenset[str]:
-    return _program(modules).vocabulary.intersection(set().union(*(info.tokens for info in lines)))
+    return _program(modules).vocabulary.intersection(set().union(*[info.tokens for info in lines]))
 
 
 @functools.cache
@@ -496,7 +514,39 @@ def live_statements(
                 if missing[j] == 0:
                     ready.append(j)
     kept = [i for i, declaration in enumerate(program.declarations) if live[i] and not declaration]
+    if program.shows:
+        kept = _needed(program, kept)
     return tuple(program.statements[i] for i in kept), frozenset().union(*(program.names[i] for i in kept))
+
+
+def _needed(program: _Program, live: list[int]) -> list[int]:
+    """The statements of ``live`` that an answer needs: a normal rule whose head's predicate no
+    other kept statement names (a shown one is named by its #show) derives atoms that are
+    not shown and change nothing else, and is left out.  What is left out must be stratified
+    on its own (no rule left out names a predicate of the others outside its positive
+    atoms): then its atoms follow from the rest in one way, and no answer set is lost or
+    gained."""
+    loose = {i: rule for i in live if (rule := program.rules[i]) is not None and rule.normal}
+    needed: set[str] = set()
+    for i in live:
+        if i not in loose:
+            needed |= program.names[i]
+    while True:
+        grew = True
+        while grew:
+            grew = False
+            for i, rule in list(loose.items()):
+                if rule.heads[0][0] in needed:
+                    del loose[i]
+                    needed |= program.names[i]
+                    grew = True
+        defined = {rule.heads[0][0] for rule in loose.values()}
+        unstratified = [i for i, rule in loose.items() if not rule.negated.isdisjoint(defined)]
+        if not unstratified:
+            return [i for i in live if i not in loose]
+        for i in unstratified:
+            del loose[i]
+            needed |= program.names[i]
 
 
 _Item = tuple[str, Signature] | str  # what a rule waits for: a signature ("sig", sig), or a name
