@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import clingo
+import clingo.ast
 import pytest
 
 from bridge.engine import solver
 from bridge.engine.solver import Session, fact_words, live_statements
 from bridge.io.scenarios import run_scenario
+from bridge.model.cards import CardPool
 from bridge.model.errors import RuleModuleError
 from bridge.model.scenario import load_scenario
 from bridge.play.selfplay import load_deck, play_game, shipped_decks
@@ -193,3 +196,73 @@ def test_an_unwritable_analysis_folder_changes_nothing(tmp_path: Path, monkeypat
         assert solver._module_analysis("stack/cast") == solver._analyse("stack/cast")
     finally:
         solver._module_analysis.cache_clear()
+
+
+def _program_of(text: str) -> solver._Program:
+    """A program of the given text as pruning sees it (its statements, rules and names)."""
+    statements: list[object] = []
+    clingo.ast.parse_string(text, statements.append)
+    body = [s for s in statements if s.ast_type != clingo.ast.ASTType.Program]  # type: ignore[attr-defined]
+    rules = tuple(solver._rule(s) for s in body)  # type: ignore[arg-type]
+    return solver._Program(
+        statements=tuple(body),  # type: ignore[arg-type]
+        declarations=tuple(False for _ in body),
+        names=tuple(solver._statement_names(s) for s in body),  # type: ignore[arg-type]
+        rules=rules,
+        needs=(),
+        words=(),
+        vocabulary=frozenset(),
+        shows=True,
+    )
+
+
+def test_a_rule_whose_head_nothing_needs_is_left_out_unless_that_changes_the_answers() -> None:
+    # r is derived and never read: it goes; p and q are read by no other statement either,
+    # but p's rule negates q, which q's rule derives: left out together they would drop the
+    # program's contradiction (no answer set), so both stay
+    text = "#show a/0. a :- b. b. p :- not q. q :- p. r :- b."
+    program = _program_of(text)
+    kept = [str(program.statements[i]) for i in solver._needed(program, list(range(len(program.statements))))]
+    assert kept == ["#show a/0.", "a :- b.", "b.", "p :- not q.", "q :- p."]
+    whole = clingo.Control()
+    whole.add("base", [], text)
+    whole.ground([("base", [])])
+    pruned = clingo.Control()
+    pruned.add("base", [], "\n".join(kept))
+    pruned.ground([("base", [])])
+    assert not whole.solve().satisfiable and not pruned.solve().satisfiable
+    # with the contradiction gone, the rules nothing needs go too
+    program = _program_of("#show a/0. a :- b. b. p :- q. q :- p. r :- b.")
+    kept = [str(program.statements[i]) for i in solver._needed(program, list(range(len(program.statements))))]
+    assert kept == ["#show a/0.", "a :- b.", "b."]
+
+
+def test_the_texts_of_cards_no_read_fact_names_are_left_out() -> None:
+    decks = shipped_decks()
+    result = play_game((load_deck(decks["black_knights"]), load_deck(decks["grave_pact"])), seed=2, max_actions=60)
+    from bridge.engine.game import Game
+
+    game = Game(result.final)
+    state = game.state
+    elsewhere = {game.position.cards[o.id or ""].id for o in state.permanents()}
+    elsewhere |= {game.position.cards[o.id or ""].id for p in state.players for o in [*p.hand, *p.graveyard]}
+    only_library = {game.position.cards[o.id or ""].id for p in state.players for o in p.library} - elsewhere
+    assert only_library
+    name_fact = f'card_value("{sorted(only_library)[0]}", name,'
+    assert name_fact in game.position.facts
+    # the state-based actions read no library: the texts of its cards are not given
+    assert name_fact not in solver._prepare(SBA, game.position.facts, (), True).facts
+    # alice dredging Darkblast from her graveyard (CR 702.49a): the library's size counts, and
+    # the texts are given
+    dredging = "\n".join(
+        [
+            game.position.facts,
+            'zone_card("db", "alice", graveyard, "darkblast").',
+            'replacement_order("alice", "db", 1).',
+            *CardPool.default().get("darkblast").facts(),
+        ]
+    )
+    assert name_fact in solver._prepare(SBA, dredging, (), True).facts
+    # and the answers are those of the whole modules with every fact
+    for facts in (game.position.facts, dredging):
+        assert Session(SBA, facts).solve().model == Session(SBA, facts, prune=False).solve().model

@@ -241,11 +241,16 @@ def _analyse(name: str) -> tuple[tuple[_Rule | None, ...], tuple[frozenset[str],
         if statement.ast_type == _T.Program:
             parameters = frozenset(p.name for p in statement.parameters)
         rules.append(_rule(statement, parameters))
-        written = _names(statement, set())
-        if statement.ast_type == _T.ShowSignature:
-            written.add(statement.name)
-        names.append(frozenset(written))
+        names.append(_statement_names(statement))
     return tuple(rules), tuple(names)
+
+
+def _statement_names(statement: clingo.ast.AST) -> frozenset[str]:
+    """The names a statement writes (predicates, constants, function symbols)."""
+    written = _names(statement, set())
+    if statement.ast_type == _T.ShowSignature:
+        written.add(statement.name)
+    return frozenset(written)
 
 
 # The analysis walks each statement's syntax tree in Python (most of a process's start); it is
