@@ -382,21 +382,24 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
         out += stack_object_facts(state, item, k, cards, used_cards, pool, spells)
     out += [f for card in used_cards.values() for f in card.facts()]
     live = out + [f for card in spells.values() if card.id not in used_cards for f in card.facts()]
-    # the cards only on the stack as spells, in hands, graveyards and libraries, in groups
-    # between markers with the inputs that name their cards: a question whose rules read none
-    # of them is given the facts without the group (bridge/engine/solver.py)
-    named: dict[str, tuple[Card, set[str]]] = {}
-    places = [("stack_card", card) for card in spells.values()]
-    for player in state.players:
-        for zone, gate in (("hand", "zone_card"), ("graveyard", "zone_card"), ("library", "library_card")):
-            places += [(gate, cards[obj.id or ""]) for obj in getattr(player, zone)]
-    for gate, card in places:
+    # the texts of the cards only on the stack as spells, in hands, graveyards and libraries,
+    # each between markers: a question whose read facts name no such card is given the facts
+    # without its text (bridge/engine/solver.py)
+    hidden = {
+        card.id: card
+        for card in [
+            *spells.values(),
+            *(
+                cards[o.id or ""]
+                for p in state.players
+                for zone in ("hand", "graveyard", "library")
+                for o in getattr(p, zone)
+            ),
+        ]
+    }
+    for card in hidden.values():
         if card.id not in used_cards:
-            named.setdefault(card.id, (card, set()))[1].add(gate)
-    for gates in sorted({frozenset(g) for _, g in named.values()}, key=sorted):
-        out.append(TEXTS_BEGIN + " ".join(sorted(gates)))
-        out += [f for card, g in named.values() if g == gates for f in card.facts()]
-        out.append(TEXTS_END)
+            out += [TEXTS_BEGIN + card.id, *card.facts(), TEXTS_END]
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
 
 

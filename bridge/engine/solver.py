@@ -372,15 +372,15 @@ _LINES: dict[str, _Line] = {}
 _PLAIN_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((?:[^)]|\)(?!\.))*\))?\.")
 
 
-# The groups of card texts (TEXTS_BEGIN): a rule reads a card's printed text through the fact
-# that puts the card somewhere, so the text of a card that no fact a question reads names
-# can't change its answer.
+# The texts of cards between markers (TEXTS_BEGIN): a rule reads a card's printed text by
+# the card's id (card_value/3, the name the facts give), which some other fact of the question,
+# or a rule, must name for the text to change its answer.
 
 
 class _Split(NamedTuple):
     lines: list[_Line]  # every line
-    seen: list[_Line]  # the lines outside the groups of texts
-    groups: list[tuple[frozenset[str], list[_Line]]]  # each group's inputs and lines (markers too)
+    seen: list[_Line]  # the lines outside the texts between markers
+    texts: list[tuple[str, list[_Line]]]  # each card's id and the lines of its text (markers too)
 
 
 # The lines of the facts texts split last (a position's facts are asked about several times).
@@ -394,7 +394,7 @@ def _split_facts(facts: str) -> _Split:
             del _SPLIT[next(iter(_SPLIT))]
         lines = _split(facts)
         seen: list[_Line] = []
-        groups: list[tuple[frozenset[str], list[_Line]]] = []
+        texts: list[tuple[str, list[_Line]]] = []
         # the markers are found in the text and their lines counted there (a loop over the
         # lines took much of a question's time)
         text = "\n" + facts
@@ -406,11 +406,11 @@ def _split_facts(facts: str) -> _Split:
             last = first + text.count("\n", begin, end)
             line, at = last + 1, end + 1
             seen += lines[done:first]
-            groups.append((frozenset(lines[first].text[len(TEXTS_BEGIN) :].split()), lines[first : last + 1]))
+            texts.append((lines[first].text[len(TEXTS_BEGIN) :], lines[first : last + 1]))
             done = last + 1
             begin = text.find("\n" + TEXTS_BEGIN, end)
         seen += lines[done:]
-        split = _SPLIT[facts] = _Split(lines, seen if groups else lines, groups)
+        split = _SPLIT[facts] = _Split(lines, seen if texts else lines, texts)
     return split
 
 
@@ -690,12 +690,15 @@ def _prepare(
     lines = split.lines
     # without a #show statement every atom is shown, the facts too: then none is left out
     shows = _program(modules).shows
-    if shows and any(gates.isdisjoint(read) for gates, _ in split.groups):
-        # the texts of cards that no rule that may fire on all the facts reads where they are
-        # are left out, and the rules are kept again for the names left
-        lines = split.seen + [info for gates, group in split.groups if not gates.isdisjoint(read) for info in group]
-        words = _names_in(modules, lines).union(named)
-        statements, read = live_statements(modules, words)
+    if shows and split.texts:
+        # the texts of the cards that no read fact and no kept rule names are left out, and the
+        # rules are kept again for the names left
+        naming = set(read).union(*[info.tokens for info in _kept_lines(split.seen, read)])
+        given = [info for card, text in split.texts if card in naming for info in text]
+        if len(given) < sum(len(text) for _, text in split.texts):
+            lines = split.seen + given
+            words = _names_in(modules, lines).union(named)
+            statements, read = live_statements(modules, words)
     kept = _kept_lines(lines, read) if shows else lines
     return _Prepared(statements, "\n".join(info.text for info in kept), words, tuple(kept))
 

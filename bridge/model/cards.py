@@ -33,12 +33,11 @@ COLORS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery", "tribal")
 SUPERTYPES = ("basic", "legendary", "snow", "world")
 BASIC_LAND_MANA = {"plains": "w", "island": "u", "swamp": "b", "mountain": "r", "forest": "g"}
-# A position's facts give the texts (Card.facts) of the cards only in hands, graveyards or
-# libraries in groups, each between two comment lines, the first naming the inputs that name
-# the group's cards (zone_card/4, library_card/4): a question whose kept rules read none of
-# them is given the facts without the group (bridge/engine/facts.py writes them,
-# bridge/engine/solver.py leaves them out).
-TEXTS_BEGIN = "% the texts of cards named only by: "
+# A position's facts give the texts (Card.facts) of the cards only in hands, graveyards,
+# libraries or on the stack as spells, each between two comment lines, the first naming the
+# card: a question whose read facts name no such card is given the facts without its text
+# (bridge/engine/facts.py writes them, bridge/engine/solver.py leaves them out).
+TEXTS_BEGIN = "% the texts of the card "
 TEXTS_END = "% end of the texts"
 
 # Keywords and rules markers without a parameter (CR 702 and the combat rules of 508-509).
