@@ -189,3 +189,31 @@ def test_what_a_pass_leads_to_is_the_rules_answer(passed: list[str], stack: int,
         }
     )
     assert on_pass(state) == then
+
+
+def test_positions_that_differ_in_the_open_facts_share_the_priority_grounding() -> None:
+    """Who has priority, who passed, the step and the size of the stack are open in the priority
+    question's grounding: asking about positions that differ only in them grounds once; a
+    stack past the open sizes is a fact, and the answer the same."""
+    from bridge.engine.solver import STATS, forget
+
+    def state(step: str, passed: list[str], stack: int) -> GameState:
+        return GameState.model_validate(
+            {
+                "active": "alice",
+                "step": step,
+                "priority": "bob" if passed else "alice",
+                "passed": passed,
+                "players": [{"name": "alice"}, {"name": "bob"}],
+                "stack": [{"card": "Lightning Bolt", "controller": "bob", "targets": ["alice"]} for _ in range(stack)],
+            }
+        )
+
+    forget()
+    before = STATS.sessions
+    assert on_pass(state("main1", [], 0)) == ("priority", "bob")
+    assert on_pass(state("end", ["alice"], 0)) == ("end_step", "")
+    assert on_pass(state("upkeep", ["alice"], 3)) == ("resolve_top", "")
+    assert STATS.sessions - before == 1
+    assert on_pass(state("main1", ["alice"], 12)) == ("resolve_top", "")
+    assert STATS.sessions - before == 2

@@ -835,7 +835,7 @@ def priority_now(game: Board) -> tuple[bool, tuple[str, ...]]:
     """Do players receive priority in this step (CR 115.3a, 502.3, 514.3-514.3a), and which of
     its turn-based actions are still to be done before anyone has it (115.2c, 703.3)?  The
     rules answer (turn/priority.lp)."""
-    return _priority_answer(priority_facts(game.state))[:2]
+    return _priority_answer(game.state)[:2]
 
 
 def on_pass(state: GameState) -> tuple[str, str]:
@@ -845,16 +845,55 @@ def on_pass(state: GameState) -> tuple[str, str]:
     stack resolves (608.1); ``("end_step", "")``, they passed with the stack empty and the step or
     phase ends (500.2, 505.2).  Answered with the priority question of the same position (one
     grounding for both)."""
-    return _priority_answer(priority_facts(state))[2]
+    return _priority_answer(state)[2]
 
 
 _PRIORITY_ANSWERS: dict[str, tuple[bool, tuple[str, ...], tuple[str, str]]] = kept({})
+# the priority question's facts left open (external atoms): a grounding answers every position
+# whose combat (attacking and blocking creatures) and players are the same
+_PRIORITY_OPEN = frozenset(
+    {
+        "step",
+        "priority",
+        "passed",
+        "stack_size",
+        "acted_in_cleanup",
+        "combat_damage_dealt",
+        "declared_in_combat",
+        "attacked_this_combat",
+    }
+)
+_STACK_SIZES = 9  # stack sizes 1 to 8 are open; a larger one stays a fact
+_PRIORITY_SESSIONS: dict[str, Session] = kept({})
 
 
-def _priority_answer(facts: str) -> tuple[bool, tuple[str, ...], tuple[str, str]]:
+def _priority_opened(state: GameState) -> list[str]:
+    """The atoms the priority question's grounding leaves open."""
+    names = [asp_string(p.name) for p in state.players]
+    opened = [f"step({s})" for s in ALL_STEPS]
+    opened += [f"{pred}({n})" for pred in ("priority", "passed") for n in names]
+    opened += [f"stack_size({k})" for k in range(1, _STACK_SIZES)]
+    opened += [f"declared_in_combat({d})" for d in ("attackers", "blockers", "blocker_orders", "attacker_orders")]
+    return [*opened, "acted_in_cleanup", "combat_damage_dealt", "attacked_this_combat"]
+
+
+def _priority_answer(state: GameState) -> tuple[bool, tuple[str, ...], tuple[str, str]]:
+    facts = priority_facts(state)
     known = _PRIORITY_ANSWERS.get(facts)
     if known is None:
-        model = answer(PRIORITY, facts).model
+        lines = facts.split("\n")
+        true = {line[:-1] for line in lines if line.partition("(")[0].rstrip(".") in _PRIORITY_OPEN}
+        fixed = [line for line in lines if line.partition("(")[0].rstrip(".") not in _PRIORITY_OPEN]
+        fixed += [f"stack_size({len(state.stack)})."] if len(state.stack) >= _STACK_SIZES else []
+        opened = _priority_opened(state)
+        grounding = "\n".join([*fixed, *(f"#external {atom}. [free]" for atom in opened)])
+        session = _PRIORITY_SESSIONS.get(grounding)
+        if session is None:
+            session = Session.shared(PRIORITY, grounding)
+            if len(_PRIORITY_SESSIONS) >= 16:
+                del _PRIORITY_SESSIONS[next(iter(_PRIORITY_SESSIONS))]
+            _PRIORITY_SESSIONS[grounding] = session
+        model = session.solve(signed=[(clingo.parse_term(atom), atom in true) for atom in opened]).model
         pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
         shown = [s.arguments[0] for s in atoms(model, "on_pass", 1)]
         if len(shown) != 1:

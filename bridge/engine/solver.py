@@ -9,9 +9,12 @@ as :class:`RuleModuleError`, as is any grounding or solving error, with the modu
 
 Grounding costs some 12 microseconds for every rule even when nothing matches it, so a
 session leaves out the rules that can't fire on its facts (:func:`live_statements`): a rule
-one of whose positive body atoms no fact and no rule that can fire could give, and clingo
-gets only the facts some rule kept reads.  The answer is the same (``CHECK_PRUNING`` checks
-it); the modules are checked for warnings once, whole.  :meth:`Session.shared` and
+one of whose positive body atoms no fact and no rule that can fire could give, and a normal
+rule whose head no kept statement names (:func:`_needed`; while what goes is stratified on
+its own).  Clingo gets only the facts some rule kept reads, and the texts of only the cards
+that a read fact or a kept rule names (the texts of cards only in hands, graveyards,
+libraries or on the stack are marked in the facts, ``TEXTS_BEGIN``).  The answer is the
+same (``CHECK_PRUNING`` checks it); the modules are checked for warnings once, whole.  :meth:`Session.shared` and
 :func:`answer` give a session or an answer again for a question whose program (rules kept,
 facts read) is one asked before; every such store of kept answers registers with
 :func:`kept`, and :func:`forget` empties them all (benchmarks timing a position met for the
