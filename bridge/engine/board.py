@@ -864,7 +864,6 @@ _PRIORITY_OPEN = frozenset(
     }
 )
 _STACK_SIZES = 9  # stack sizes 1 to 8 are open; a larger one stays a fact
-_PRIORITY_SESSIONS: dict[str, Session] = kept({})
 
 
 def _priority_opened(state: GameState) -> list[str]:
@@ -881,18 +880,12 @@ def _priority_answer(state: GameState) -> tuple[bool, tuple[str, ...], tuple[str
     facts = priority_facts(state)
     known = _PRIORITY_ANSWERS.get(facts)
     if known is None:
-        lines = facts.split("\n")
-        true = {line[:-1] for line in lines if line.partition("(")[0].rstrip(".") in _PRIORITY_OPEN}
-        fixed = [line for line in lines if line.partition("(")[0].rstrip(".") not in _PRIORITY_OPEN]
+        lines = [(line, line.partition("(")[0].rstrip(".") in _PRIORITY_OPEN) for line in facts.split("\n")]
+        true = {line[:-1] for line, is_open in lines if is_open}
+        fixed = [line for line, is_open in lines if not is_open]
         fixed += [f"stack_size({len(state.stack)})."] if len(state.stack) >= _STACK_SIZES else []
         opened = _priority_opened(state)
-        grounding = "\n".join([*fixed, *(f"#external {atom}. [free]" for atom in opened)])
-        session = _PRIORITY_SESSIONS.get(grounding)
-        if session is None:
-            session = Session.shared(PRIORITY, grounding)
-            if len(_PRIORITY_SESSIONS) >= 16:
-                del _PRIORITY_SESSIONS[next(iter(_PRIORITY_SESSIONS))]
-            _PRIORITY_SESSIONS[grounding] = session
+        session = Session.shared(PRIORITY, "\n".join([*fixed, *(f"#external {atom}. [free]" for atom in opened)]))
         model = session.solve(signed=[(clingo.parse_term(atom), atom in true) for atom in opened]).model
         pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
         shown = [s.arguments[0] for s in atoms(model, "on_pass", 1)]

@@ -14,11 +14,11 @@ rule whose head no kept statement names (:func:`_needed`; while what goes is str
 its own).  Clingo gets only the facts some rule kept reads, and the texts of only the cards
 that a read fact or a kept rule names (the texts of cards only in hands, graveyards,
 libraries or on the stack are marked in the facts, ``TEXTS_BEGIN``).  The answer is the
-same (``CHECK_PRUNING`` checks it); the modules are checked for warnings once, whole.  :meth:`Session.shared` and
-:func:`answer` give a session or an answer again for a question whose program (rules kept,
-facts read) is one asked before; every such store of kept answers registers with
-:func:`kept`, and :func:`forget` empties them all (benchmarks timing a position met for the
-first time call it).
+same (``CHECK_PRUNING`` checks it); the modules are checked for warnings once, whole.
+:meth:`Session.shared` and :func:`answer` give a session or an answer again for a question
+whose program (rules kept, facts read) is one asked before; every such store of kept answers
+registers with :func:`kept`, and :func:`forget` empties them all (benchmarks timing a
+position met for the first time call it).
 """
 
 from __future__ import annotations
@@ -497,10 +497,11 @@ def live_statements(
     it (a constant, a function symbol) is in some atom.  Every name in an atom comes from
     the facts or from the head (or a comparison) of a rule that fired: variables only pass
     names on.  The rules that can fire are the least fixpoint of these conditions, and the
-    others are left out, which changes no answer.  The ``#defined`` declarations are left
-    out too: they only keep clingo from warning of undefined atoms, which a session that
-    leaves rules out doesn't ask about.  Also returned: every name the statements kept write
-    (a fact of another predicate can't change an answer)."""
+    others are left out, which changes no answer.  So are the rules that can fire but whose
+    atoms nothing needs (:func:`_needed`).  The ``#defined`` declarations are left out too:
+    they only keep clingo from warning of undefined atoms, which a session that leaves rules
+    out doesn't ask about.  Also returned: every name the statements kept write (a fact of
+    another predicate can't change an answer)."""
     program = _program(modules)
     index = _index(modules)
     missing = list(index.counts)
