@@ -544,7 +544,7 @@ class Board:
         if known is not None and known[0] is self.pool:
             return known[1]
         session = self._turn_session(facts)
-        model = session.solve(signed=[(clingo.parse_term(atom), atom in now) for atom in _turn_opened(state)]).model
+        model = session.solve(signed=[(_symbol(atom), atom in now) for atom in _turn_opened(state)]).model
         if len(_SBA_ANSWERS) >= 64:
             del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
         _SBA_ANSWERS[key] = (self.pool, model)
@@ -633,6 +633,10 @@ class Board:
 
 
 # ---------------------------------------------------------------------- declarations as facts
+# the open atoms' symbols, parsed once
+_symbol = functools.lru_cache(maxsize=8192)(clingo.parse_term)
+
+
 def _turn_opened(state: GameState) -> list[str]:
     """The atoms the turn questions' grounding of ``state`` leaves open (external, free)."""
     names = [asp_string(p.name) for p in state.players]
@@ -886,7 +890,7 @@ def _priority_answer(state: GameState) -> tuple[bool, tuple[str, ...], tuple[str
         fixed += [f"stack_size({len(state.stack)})."] if len(state.stack) >= _STACK_SIZES else []
         opened = _priority_opened(state)
         session = Session.shared(PRIORITY, "\n".join([*fixed, *(f"#external {atom}. [free]" for atom in opened)]))
-        model = session.solve(signed=[(clingo.parse_term(atom), atom in true) for atom in opened]).model
+        model = session.solve(signed=[(_symbol(atom), atom in true) for atom in opened]).model
         pending = tuple(sorted(s.arguments[0].name for s in atoms(model, "pending_turn_based_action", 1)))
         shown = [s.arguments[0] for s in atoms(model, "on_pass", 1)]
         if len(shown) != 1:

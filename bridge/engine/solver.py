@@ -742,6 +742,9 @@ class Session:
         self._freed: dict[tuple[str, int], dict[tuple[object, ...], int]] = {}
         # the answers given, by question: the same question on the same grounding has them
         self._answers: dict[tuple[object, ...], Solution] = {}
+        # the program literal of each atom set by symbol (0: no atom of the program), looked up
+        # once per grounding (clingo looks each up at every solve)
+        self._literals: dict[clingo.Symbol, int] = {}
         self._grounded: set[tuple[str, tuple[object, ...]]] = set()  # the program parts grounded
         parts = list(parts)
         prepared = _program or _prepare(self._modules, facts, parts, prune)
@@ -835,6 +838,7 @@ class Session:
         if self._shadow is not None:
             self._shadow.ground(todo)
         self._answers.clear()
+        self._literals.clear()
         started = time.perf_counter()
         try:
             self._control.ground([(name, [symbol(a) for a in args]) for name, args in todo])
@@ -890,10 +894,7 @@ class Session:
 
         started = time.perf_counter()
         try:
-            fixed: list[tuple[clingo.Symbol, bool] | int] = [(a, True) for a in assumptions]
-            fixed.extend(signed)
-            fixed.extend(literals)
-            result = self._control.solve(assumptions=fixed, on_model=on_model)
+            result = self._control.solve(assumptions=self._fixed(assumptions, signed, literals), on_model=on_model)
         except RuntimeError as exc:
             raise self._error("solving failed", exc) from None
         STATS.solves += 1
@@ -906,6 +907,27 @@ class Session:
             self._answers.clear()
         self._answers[question] = solution
         return solution
+
+    def _fixed(
+        self,
+        assumptions: Iterable[clingo.Symbol],
+        signed: Sequence[tuple[clingo.Symbol, bool]],
+        literals: Sequence[int],
+    ) -> list[int]:
+        """The program literals a solve assumes: an atom set true or false by its symbol (true
+        and no atom of the program: no answer, as clingo has it), and the literals given."""
+        fixed: list[int] = []
+        known = self._literals
+        for sym, truth in [*((a, True) for a in assumptions), *signed]:
+            literal = known.get(sym)
+            if literal is None:
+                atom = self._control.symbolic_atoms[sym]
+                literal = known[sym] = atom.literal if atom is not None else 0
+            if literal:
+                fixed.append(literal if truth else -literal)
+            elif truth:
+                return [1, -1]
+        return fixed + list(literals)
 
     def _compare(
         self,
