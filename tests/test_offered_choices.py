@@ -348,7 +348,7 @@ def _broad_statements(game: Game) -> list[ChooseOrder]:
             out += [ChooseOrder(by=who, discards=list(s)) for k in sizes for s in itertools.combinations(hand, k)]
         # the card picked for each object on the stack, or its source: each object
         keys = sorted({s.id or "" for s in state.stack} | {s.source for s in state.stack if s.source})
-        out += [ChooseOrder(by=who, picks={k: o}) for k in keys for o in objects]
+        out += [ChooseOrder(by=who, picks={k: o}) for k in keys for o in [*objects, ""]]
     return out
 
 
@@ -583,8 +583,9 @@ def test_every_color_voice_of_all_can_choose_is_offered() -> None:
 
 def test_every_creature_clone_can_copy_is_offered() -> None:
     # CR 706.5: as Clone enters, alice chooses a creature on the battlefield to copy (the
-    # default: the one with the greatest power); stated broadly for Clone and a land, every
-    # object of the game
+    # default: the one with the greatest power), or none ("you may": declined, it enters as
+    # a 0/0 Clone and dies, 704.5f); stated broadly for Clone and a land, every object of the
+    # game
     game = _game(
         [{"id": "clone", "card": "Clone"}],
         [{"id": "island", "card": "Island"}, "Island", "Island", "Island", {"id": "bears", "card": "Grizzly Bears"}],
@@ -594,13 +595,105 @@ def test_every_creature_clone_can_copy_is_offered() -> None:
     event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
     objects = [p.id or "" for p in game.state.permanents()] + ["clone", "alice"]
     candidates = [ChooseOrder(by="alice", as_enters={o: {"copy": x}}) for o in ("clone", "island") for x in objects]
+    candidates += [ChooseOrder(by="alice", declines=[o]) for o in ("clone", "island")]
     default = _reached(game, None, event)
     accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
     offered = _offered_statements(game)
     assert {_reached(game, s, event) for s in offered} | {default} == accepted
-    assert len(accepted) == 2 and sorted(s.as_enters["clone"]["copy"] for s in offered if s.as_enters) == [
+    assert len(accepted) == 3 and sorted(s.as_enters["clone"]["copy"] for s in offered if s.as_enters) == [
         "angel",
         "bears",
+    ]
+    assert [s.declines for s in offered if s.declines] == [["clone"]]
+    game.push(ChooseOrder(by="alice", declines=["clone"]))
+    for action in event:
+        game.push(action)
+    assert [c.id for c in game.state.player("alice").graveyard] == ["clone"]
+
+
+def _as_enters_check(game: Game, oids: list[str], event: list[Action]) -> list[ChooseOrder]:
+    """Statements made broadly for the objects ``oids`` (a creature to copy, each object of
+    the game; each color, basic land type and creature type word; declining) reach exactly the
+    positions the offered statements reach (with the one reached stating nothing); returns
+    the offered ones."""
+    objects = [p.id or "" for p in game.state.permanents()] + oids
+    words = ["white", "blue", "black", "red", "green", "plains", "island", "swamp", "mountain", "forest", "angel"]
+    candidates = [ChooseOrder(by="alice", as_enters={o: {"copy": x}}) for o in oids for x in objects]
+    candidates += [
+        ChooseOrder(by="alice", as_enters={o: {k: v}})
+        for o in oids
+        for k in ("color", "creature_type", "land_type")
+        for v in words
+    ]
+    candidates += [ChooseOrder(by="alice", declines=[o]) for o in oids]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = [s for s in _offered_statements(game) if s.as_enters or s.declines]
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    return offered
+
+
+def _zombify(graveyard: list[object], theirs: list[object] | None = None) -> Game:
+    """Alice's Zombify targets the first card of her graveyard; she has priority."""
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "zombify", "card": "Zombify"}],
+                    "battlefield": ["Swamp"] * 4 + [{"id": "bears", "card": "Grizzly Bears"}],
+                    "graveyard": graveyard,
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "battlefield": theirs or [{"id": "angel", "card": "Serra Angel"}]},
+            ],
+        }
+    )
+    target = game.state.player("alice").graveyard[0].id or ""
+    game.push(Cast(card="zombify", targets=[target], by="alice"))
+    return game
+
+
+def test_every_color_of_a_voice_of_all_zombify_returns_is_offered() -> None:
+    # CR 614.12, 110.2: Voice of All enters from alice's graveyard, not from the stack: she
+    # chooses its color all the same
+    game = _zombify([{"id": "voice", "card": "Voice of All"}])
+    offered = _as_enters_check(game, ["voice", "bears"], [Pass(by="alice"), Pass(by="bob")])
+    assert sorted(s.as_enters["voice"]["color"] for s in offered) == ["black", "blue", "green", "red", "white"]
+
+
+def test_every_creature_a_clone_zombify_returns_can_copy_is_offered() -> None:
+    # CR 706.5: Clone enters from alice's graveyard as a copy of the Bears or the Angel, or,
+    # declined, as itself (a 0/0 that dies, 704.5f)
+    game = _zombify([{"id": "clone", "card": "Clone"}])
+    offered = _as_enters_check(game, ["clone"], [Pass(by="alice"), Pass(by="bob")])
+    assert sorted(str(s.as_enters or s.declines) for s in offered) == [
+        "['clone']",
+        "{'clone': {'copy': 'angel'}}",
+        "{'clone': {'copy': 'bears'}}",
+    ]
+    # a copy stated, what the copied card asks for as it enters is offered next (706.2, 614.12):
+    # a Clone of Voice of All chooses a color
+    game = _zombify(
+        [{"id": "clone", "card": "Clone"}], [{"id": "voice", "card": "Voice of All", "chosen": {"color": "red"}}]
+    )
+    game.push(ChooseOrder(by="alice", as_enters={"clone": {"copy": "voice"}}))
+    colors = [s.as_enters["clone"].get("color") for s in _offered_statements(game) if s.as_enters]
+    assert sorted(c for c in colors if c) == ["black", "blue", "green", "red", "white"]
+
+
+def test_every_creature_a_clone_elvish_piper_puts_can_copy_is_offered() -> None:
+    # CR 608.2d, 706.5: the Piper puts Clone from alice's hand onto the battlefield: as it
+    # enters, a copy of the Piper, or declined
+    game = _piper([{"id": "clone", "card": "Clone"}])
+    offered = _as_enters_check(game, ["clone", "piper"], [Pass(by="alice"), Pass(by="bob")])
+    assert sorted(str(s.as_enters or s.declines) for s in offered) == [
+        "['clone']",
+        "['piper']",
+        "{'clone': {'copy': 'piper'}}",
     ]
 
 
@@ -1006,3 +1099,129 @@ def test_finding_nothing_is_offered_for_a_card_with_a_quality_only() -> None:
     assert sorted(c.card for c in game.state.player("alice").library) == ["Forest", "Lightning Bolt"]
     tutor = _tutor([{"id": "bolt", "card": "Lightning Bolt"}, {"id": "forest", "card": "Forest"}])
     assert not any(a.declines for a in _offered_statements(tutor))
+
+
+def test_searching_and_finding_nothing_is_offered_for_a_may_search() -> None:
+    # CR 603.5, 701.14b: Borderland Ranger's "you may search ... If you do, shuffle": alice
+    # declines (no search, no shuffle), searches and finds nothing (the library shuffled), or
+    # finds the Forest, the Island or the Swamp (the Forest, the first from the top, by default)
+    library = [
+        {"id": "bears", "card": "Grizzly Bears"},
+        {"id": "forest", "card": "Forest"},
+        {"id": "island", "card": "Island"},
+        {"id": "swamp", "card": "Swamp"},
+    ]
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "ranger", "card": "Borderland Ranger"}],
+                    "battlefield": ["Forest"] * 3,
+                    "library": library,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    for action in (Cast(card="ranger", by="alice"), Pass(by="alice"), Pass(by="bob")):
+        game.push(action)
+    assert len(_check_statements(game, [Pass(by="alice"), Pass(by="bob")], names_default=True)) == 5
+    assert _picks(game) == [{"ranger": ""}, {"ranger": "forest"}, {"ranger": "island"}, {"ranger": "swamp"}]
+    assert [a.declines for a in _offered_statements(game) if a.declines] == [["ranger"]]
+    libraries = {}
+    for statement in (ChooseOrder(by="alice", declines=["ranger"]), ChooseOrder(by="alice", picks={"ranger": ""})):
+        for action in (statement, Pass(by="alice"), Pass(by="bob")):
+            game.push(action)
+        me = game.state.player("alice")
+        libraries[bool(statement.declines)] = [c.id for c in me.library]
+        assert me.hand == []
+        for _ in range(3):
+            game.pop()
+    assert libraries[True] == ["bears", "forest", "island", "swamp"]
+    assert sorted(libraries[False]) == sorted(libraries[True]) and libraries[False] != libraries[True]
+
+
+def _bob_casts(card: str, targets: list[str], alice: list[object], bob: list[object], hand: list[object]) -> Game:
+    """Bob casts the card at the targets and passes: alice has priority."""
+    game = Game.from_state(
+        {
+            "turn": 4,
+            "active": "bob",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "battlefield": alice, "hand": hand, "library": ["Forest"] * 3},
+                {"name": "bob", "battlefield": bob, "hand": [{"id": "spell", "card": card}], "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    game.push(Cast(card="spell", targets=targets, by="bob"))
+    game.push(Pass(by="bob"))
+    assert game.state.priority_player() == "alice"
+    return game
+
+
+def test_every_order_of_two_effects_on_damage_is_offered() -> None:
+    # CR 616.1, 614.1a, 615.9: Lightning Bolt at alice, who controls Furnace of Rath and
+    # Guardian Seraph: doubled then 1 prevented (5 damage), or 1 prevented then doubled (4,
+    # the default: prevention first); she names either source first
+    game = _bob_casts(
+        "Lightning Bolt",
+        ["alice"],
+        [{"id": "furnace", "card": "Furnace of Rath"}, {"id": "seraph", "card": "Guardian Seraph"}],
+        ["Mountain"],
+        [],
+    )
+    event: list[Action] = [Pass(by="alice")]
+    assert len(_check_statements(game, event, names_default=True)) == 2
+    assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["furnace"], ["seraph"]]
+    lives = []
+    for first in ("furnace", "seraph"):
+        for action in (ChooseOrder(by="alice", replacements=[first]), *event):
+            game.push(action)
+        lives.append(game.state.player("alice").life)
+        # named one, the other is last in any case: nothing more is offered
+        game.pop()
+        assert not any(a.replacements for a in _offered_statements(game))
+        game.pop()
+    assert lives == [15, 16]
+
+
+def test_every_order_of_two_effects_on_a_card_put_into_a_graveyard_is_offered() -> None:
+    # CR 616.1, 614.1a: Mind Rot makes alice discard Darksteel Colossus while bob controls
+    # Leyline of the Void: shuffled into her library (its own effect) or exiled (the
+    # Leyline's), her choice as its owner; bob has no choice to make
+    game = _bob_casts(
+        "Mind Rot",
+        ["alice"],
+        [],
+        [{"id": "leyline", "card": "Leyline of the Void"}, "Swamp", "Swamp", "Swamp"],
+        [{"id": "colossus", "card": "Darksteel Colossus"}],
+    )
+    event: list[Action] = [Pass(by="alice")]
+    assert len(_check_statements(game, event, names_default=True)) == 2
+    assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["colossus"], ["leyline"]]
+    game.push(ChooseOrder(by="alice", replacements=["leyline"]))
+    game.push(Pass(by="alice"))
+    assert [c.id for c in game.state.player("alice").exile] == ["colossus"]
+
+
+def test_no_order_is_offered_for_effects_that_apply_to_different_events() -> None:
+    # CR 616.1: Guardian Seraph prevents damage dealt to alice, Daunting Defender damage dealt
+    # to her Clerics (the Defender is one): no damage event has both; with Furnace of Rath,
+    # bob's, each has two
+    game = _game([], [{"id": "seraph", "card": "Guardian Seraph"}, {"id": "defender", "card": "Daunting Defender"}])
+    assert not any(a.replacements for a in _offered_statements(game))
+    game = _game(
+        [],
+        [{"id": "seraph", "card": "Guardian Seraph"}, {"id": "defender", "card": "Daunting Defender"}],
+        [{"id": "furnace", "card": "Furnace of Rath"}],
+    )
+    assert sorted(a.replacements or [] for a in _offered_statements(game) if a.replacements) == [
+        ["defender"],
+        ["furnace"],
+        ["seraph"],
+    ]

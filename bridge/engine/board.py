@@ -338,7 +338,8 @@ class Board:
             chosen += list(action.trigger_modes or {})
             chosen += list(action.timestamps or [])
             chosen += list(action.discards or [])
-            chosen += [x for pair in (action.picks or {}).items() for x in pair]
+            # a pick of no card ("") finds nothing in a search (701.14b)
+            chosen += [x for pair in (action.picks or {}).items() for x in pair if x]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")

@@ -3,12 +3,13 @@
 Some choices are made as an event happens at a moment no player has priority: a "you may"
 followed or not as a spell or ability resolves (CR 603.5, 608.2d), champion's exile (702.69a),
 Time Vault's skipped turn (614.10b), the source of damage a prevention effect names (615.8), a
-draw replaced by dredge (702.49a, 616.1), the card Meddling Mage names, the creature Clone
-copies, the color, creature type or basic land type chosen as a permanent enters (614.12,
-706.5), the cards discarded by choice in the cleanup step (514.1) or by a resolving
+draw replaced by dredge (702.49a, 616.1), the order of two or more replacement or prevention
+effects that could apply to one event (616.1), the card Meddling Mage names, the creature Clone
+copies (or none), the color, creature type or basic land type chosen as a permanent enters,
+from the stack or put onto the battlefield from another zone (614.12, 706.5), the cards discarded by choice in the cleanup step (514.1) or by a resolving
 instruction (701.7b), the card picked as a spell or ability resolves: the permanent champion
 exiles (702.69a), the card put from a hand onto the battlefield (608.2d), the card chosen from
-a revealed hand (701.7b), the card found in a library (701.14a).  The player states them with
+a revealed hand (701.7b), the card found in a library (701.14a) or none (701.14b).  The player states them with
 ``choose_order`` before the event (declines, sources, replacement order, as_enters, discards,
 picks), and the statement stands.  The
 rules list the choices open to a player now that he or she hasn't stated
@@ -20,7 +21,9 @@ it: the top object of the stack (its card, or its source's, also in a graveyard 
 after it was sacrificed to activate the ability), a permanent (Time Vault) or a
 card in the player's graveyard (dredge); for the cleanup step's discard, in the end step with
 an empty stack, for the active player holding more than seven cards or with a card or effect
-in play that can change a maximum hand size.
+in play that can change a maximum hand size; for the order of replacement effects, while
+two or more permanents, cards in hands or graveyards with such an effect, and prevention
+shields, are about (an ability an effect grants is not looked for).
 """
 
 from __future__ import annotations
@@ -45,10 +48,18 @@ __all__ = ["open_choices"]
 # graveyard
 _ON_STACK = re.compile(
     r'"may":true|"(discard|put_from_hand|discard_chosen|search)":[^n]'
-    r"|\b(champion|reveal_top|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b"
+    r"|\b(champion|reveal_top|return_to_battlefield|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b"
 )
 _ON_PERMANENT = re.compile(r"\bskip_turn_to_untap\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
+# a replacement or prevention effect that could apply with another to one event (616.1)
+_REPLACES = re.compile(
+    r"\b(double_damage|your_creatures_double_damage|prevent_one_to_your|prevent_one_to_you_from_opponents"
+    r"|damage_to_you_exiles_graveyard|exile_opponents_graveyard_cards|exile_your_graveyard_cards"
+    r"|exile_permanents_instead_of_graveyard|other_creatures_exiled_instead_of_graveyard"
+    r"|shuffle_into_library_instead_of_graveyard|replaces_losing|draws_return_from_graveyard"
+    r"|life_gain_draws_instead|dredge)\b"
+)
 # a card that can change a maximum hand size (402.2), on a permanent or in an effect
 _HAND_SIZE = re.compile(r'"(set|modify)_max_hand_size":[^n]')
 # CR 402.2: the maximum hand size when no effect changes it
@@ -58,6 +69,10 @@ MAX_DISCARD_SETS = 252
 
 # whether a card can give such a choice, for each pool and place
 _MENTIONS: weakref.WeakKeyDictionary[CardPool, dict[tuple[str, str], bool]] = weakref.WeakKeyDictionary()
+
+
+# what each card asks for as it enters, for each pool: card name -> (card id, kinds)
+_KINDS: weakref.WeakKeyDictionary[CardPool, dict[str, tuple[str, frozenset[str]]]] = weakref.WeakKeyDictionary()
 
 
 def _gives(pool: CardPool, card: str | None, where: re.Pattern[str]) -> bool:
@@ -93,7 +108,18 @@ def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
             return True
     if state.step == "end" and not state.stack and player == state.active and _may_discard_to(pool, state, player):
         return True
-    return any(_gives(pool, c.card, _IN_GRAVEYARD) for c in state.player(player).graveyard)
+    if any(_gives(pool, c.card, _IN_GRAVEYARD) for c in state.player(player).graveyard):
+        return True
+    return _replacements(pool, state) > 1
+
+
+def _replacements(pool: CardPool, state: GameState) -> int:
+    """How many replacement and prevention effects are about (616.1): permanents, cards in
+    hands and graveyards with such an ability, and prevention shields (615.7)."""
+    perms = state.permanents()
+    cards = [p.card for p in perms] + [c.card for p in state.players for z in (p.hand, p.graveyard) for c in z]
+    shields = sum(bool(p.prevention_shield) for p in perms) + sum(bool(p.prevention_shield) for p in state.players)
+    return sum(_gives(pool, c, _REPLACES) for c in cards) + shields
 
 
 def _may_discard_to(pool: CardPool, state: GameState, player: str) -> bool:
@@ -109,6 +135,28 @@ def _may_discard_to(pool: CardPool, state: GameState, player: str) -> bool:
     )
 
 
+def _asks(pool: CardPool, state: GameState) -> list[tuple[str, str]]:
+    """What each card of the game's asks for as it enters the battlefield (the kinds of
+    :func:`~bridge.engine.moves.as_enters_kinds`), by card id: the cards in every zone and
+    those permanents copy."""
+    perms = state.permanents()
+    names = {c.card for p in state.players for z in (p.hand, p.graveyard, p.exile, p.library) for c in z}
+    names |= {s.card for s in state.stack if s.card} | {p.card for p in perms}
+    names |= {c for p in perms if (c := p.chosen.get("copy_card"))}
+    known = _KINDS.setdefault(pool, {})
+    out: set[tuple[str, str]] = set()
+    for name in names:
+        if name not in known:
+            try:
+                card = pool.get(name)
+                known[name] = (card.id, frozenset(as_enters_kinds(card)))
+            except InputError:
+                known[name] = ("", frozenset())
+        card_id, kinds = known[name]
+        out.update((card_id, kind) for kind in kinds)
+    return sorted(out)
+
+
 def _discard_sets(player: str, hand: list[str], n: int, cards: set[str]) -> list[ChooseOrder]:
     """Each set of ``n`` of the ``cards`` the player may choose to discard, in the hand's
     order (CR 701.7b: which cards; their order in the graveyard is read by no rule), as the
@@ -122,21 +170,26 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
     """The choices open to ``player`` now that he or she hasn't stated, as the rules list them,
     each as the ``choose_order`` that states it beside what he or she has stated: a source
     added to the declines, a source of damage chosen for an object's source, a card with
-    dredge added last to the replacement order, a card name, creature to copy, color,
-    creature type or basic land type chosen for an object entering the battlefield (what its
-    card asks for: :func:`~bridge.engine.moves.as_enters_kinds`), each set of the cards to
-    discard (in place of the cards stated before), a card to pick for a source (one of each
-    kind the rules tell apart)."""
+    dredge or the source of a replacement effect added last to the replacement order, a card
+    name, creature to copy, color, creature type or basic land type chosen for an object
+    entering the battlefield (what its card, or the card of the creature it is stated to copy,
+    asks for: :func:`~bridge.engine.moves.as_enters_kinds`), each set of the cards to discard
+    (in place of the cards stated before), a card to pick for a source (one of each kind the
+    rules tell apart; "" for none, searching)."""
     state = board.state
     if not _may_have_one(board.pool, state, player):
         return []
-    facts = board.position.facts
-    top = state.stack[0] if state.stack else None
-    if top is not None and top.card and not top.face_down:
-        # what the card of the object that resolves next asks for as it enters (614.12)
-        kinds = as_enters_kinds(board.pool.get(top.card)) - {"card_name"}
-        facts += "".join(f"\nenters_asks({asp_string(top.id or '')}, {kind})." for kind in sorted(kinds))
     me = state.player(player)
+    # what the cards that could enter the battlefield ask for as they enter (614.12), and the
+    # creatures the player stated his or her entering objects copy
+    facts = board.position.facts + "".join(
+        f"\ncard_asks({asp_string(card)}, {kind})." for card, kind in _asks(board.pool, state)
+    )
+    facts += "".join(
+        f"\nstated_copy({asp_string(oid)}, {asp_string(chosen['copy'])})."
+        for oid, chosen in sorted(me.as_enters.items())
+        if "copy" in chosen
+    )
     facts += "".join(f"\ndiscards_stated({asp_string(player)}, {asp_string(x)})." for x in me.discard_order)
     model = answer(board.modules(*CHOICES, pt=False), facts).model
     stated = me.as_enters

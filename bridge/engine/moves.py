@@ -531,17 +531,17 @@ def as_enters_choices(
 ) -> dict[str, str]:
     """CR 614.1c, 614.12: the choices made as a permanent enters the battlefield: what Clone
     copies ("you may": the player's choice among the creatures the rules list in
-    ``candidates``; the bridge's default: the one whose copiable values have the greatest
-    power, if any), then the color, creature type or basic land type its abilities (or the
-    copied ones) ask for (default: the color most common among the opponent's permanents,
-    else white; the creature type most common among the player's creatures, else its own
-    first; the basic land type most common among the player's lands, else plains; a card
-    name: see below).  The
-    player's stated choices (``as_enters``) come first."""
+    ``candidates``, or none when he or she declines, ``declines`` naming the object; the
+    bridge's default: the one whose copiable values have the greatest power, if any), then
+    the color, creature type or basic land type its abilities (or the copied ones) ask for
+    (default: the color most common among the opponent's permanents, else white; the
+    creature type most common among the player's creatures, else its own first; the basic
+    land type most common among the player's lands, else plains; a card name: see below).
+    The player's stated choices (``as_enters``) come first."""
     stated = dict(state.player(controller).as_enters.get(oid, {}))
     chosen: dict[str, str] = {}
     looks_like = card
-    if enters_as_copy(card):
+    if enters_as_copy(card) and oid not in state.player(controller).declines:
         # CR 706.5: a creature on the battlefield as it enters, with the card of the copiable
         # values it would take (706.2-706.3, as the rules say; none for a face-down creature)
         here = {p.id for p in state.permanents()}

@@ -261,7 +261,8 @@ class ChooseOrder(Model):
         description="source -> the card the player picks as its spell or ability resolves: the other "
         "permanent champion exiles (CR 702.69a), the card put from his or her hand onto the battlefield "
         "(608.2d), the card chosen from a revealed hand to discard (701.7b), the card found in a library "
-        "search (701.14a); a source not named, or a card that can't be picked then, takes the default",
+        'search (701.14a), or no card, "", for a search for a card with a stated quality that finds none '
+        "(701.14b); a source not named, or a card that can't be picked then, takes the default",
     )
     timestamps: list[str] | None = Field(
         None,

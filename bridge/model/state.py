@@ -283,8 +283,8 @@ class Player(Model):
     declines: list[str] = Field(
         default_factory=list,
         description='the optional ("you may") instructions of '
-        "these sources' spells and abilities that the player chooses not to follow "
-        "(CR 603.5, 608.2d)",
+        "these sources' spells and abilities that the player chooses not to follow, also having an "
+        "object with the id enter the battlefield as a copy (CR 603.5, 608.2d, 706.5)",
     )
     discard_order: list[str] = Field(
         default_factory=list,
@@ -296,7 +296,7 @@ class Player(Model):
         description="source -> the card the player picks as its spell or ability resolves, while it "
         "can be picked: the other permanent champion exiles (CR 702.69a), the card put from his or her "
         "hand (608.2d), the card discarded from a revealed hand (701.7b), the card found in a library "
-        "(701.14a); otherwise the default",
+        "(701.14a), or none, \"\" (701.14b); otherwise the default",
     )
     trigger_order: list[str] = Field(
         default_factory=list,
