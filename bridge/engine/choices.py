@@ -6,24 +6,24 @@ Time Vault's skipped turn (614.10b), the source of damage a prevention effect na
 draw replaced by dredge (702.49a, 616.1), the order of two or more replacement or prevention
 effects that could apply to one event (616.1), the card Meddling Mage names, the creature Clone
 copies (or none), the color, creature type or basic land type chosen as a permanent enters,
-from the stack or put onto the battlefield from another zone (614.12, 706.5), the cards discarded by choice in the cleanup step (514.1) or by a resolving
-instruction (701.7b), the card picked as a spell or ability resolves: the permanent champion
-exiles (702.69a), the card put from a hand onto the battlefield (608.2d), the card chosen from
-a revealed hand (701.7b), the card found in a library (701.14a) or none (701.14b).  The player states them with
+from the stack or put onto the battlefield from another zone (614.12, 706.5), the cards
+discarded by choice in the cleanup step (514.1) or by a resolving instruction (701.7b), the
+card picked as a spell or ability resolves: the permanent champion exiles (702.69a), the card
+put from a hand onto the battlefield (608.2d), the card chosen from a revealed hand (701.7b),
+the card found in a library (701.14a) or none (701.14b). The player states them with
 ``choose_order`` before the event (declines, sources, replacement order, as_enters, discards,
-picks), and the statement stands.  The
-rules list the choices open to a player now that he or she hasn't stated
-(``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the ``choose_order`` that
-adds it to what the player has stated.
+picks), and the statement stands. The rules list the choices open to a player now that he or
+she hasn't stated (``asp_rules/stack/choices.lp``); :func:`open_choices` writes each as the
+``choose_order`` that adds it to what the player has stated.
 
-The question is asked only when a card that can give such a choice is where it would give
-it: the top object of the stack (its card, or its source's, also in a graveyard or exile
-after it was sacrificed to activate the ability), a permanent (Time Vault) or a
-card in the player's graveyard (dredge); for the cleanup step's discard, in the end step with
-an empty stack, for the active player holding more than seven cards or with a card or effect
-in play that can change a maximum hand size; for the order of replacement effects, while
-two or more permanents, cards in hands or graveyards with such an effect, and prevention
-shields, are about (an ability an effect grants is not looked for).
+The question is asked only when a card that can give such a choice is where it would give it:
+the top object of the stack (its card, or its source's, also in a graveyard or exile after it
+was sacrificed to activate the ability), a permanent (Time Vault) or a card in the player's
+graveyard (dredge); for the cleanup step's discard, in the end step with an empty stack, for
+the active player holding more than seven cards or with a card or effect in play that can
+change a maximum hand size; for the order of replacement effects, while two or more permanents,
+cards in hands or graveyards with such an effect, and prevention shields, are about (an ability
+an effect grants is not looked for).
 """
 
 from __future__ import annotations

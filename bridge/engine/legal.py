@@ -3,7 +3,7 @@
 :func:`listing` asks the rules once (``asp_rules/stack/cast.lp`` and ``stack/mana.lp`` with
 ``listing(P)``) which cards in the player's hand, or with flashback in the graveyard, he or
 she could try to cast now, which activated abilities activate, which lands play and which
-mana abilities activate, with each color (CR 115.1, 117.1a, 605.3a): priority, timing,
+mana abilities activate, with each color (CR 115.1, 115.1a, 605.3a): priority, timing,
 "can't" effects, a permanent to sacrifice and a mana cost within reach.  Playing a land and
 activating a mana ability are judged whole there, and so is casting a spell or activating an
 ability with nothing to choose (no target, mode, X, optional or additional cost); the

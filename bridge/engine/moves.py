@@ -1,5 +1,6 @@
-"""Cards and permanents moving between zones: drawing (120), discarding (701.7), milling,
-shuffling (701.19), permanents leaving the battlefield (tokens cease to exist, 704.5d),
+"""Cards and permanents moving between zones: drawing (119), discarding (701.7), milling,
+shuffling (a random order, as 103.1 shuffles a deck), permanents leaving the battlefield
+(tokens cease to exist, 704.5d),
 cards put onto the battlefield with what they enter with or as (614.1c, 614.12, 706.5),
 tokens created (110.5b), a spell leaving the stack for where the rules say (608.2k); each
 through the replacement effects the rules show (614.1a), and what the moves make trigger
@@ -33,7 +34,7 @@ from bridge.model.state import CardRef, GameState, Permanent, StackObject, fresh
 
 
 def place(state: GameState, player: str, ref: CardRef, where: str) -> GameState:
-    """Put a card into one of its owner's zones: ``library`` shuffles it in (701.19)."""
+    """Put a card into one of its owner's zones: ``library`` shuffles it in."""
     players = []
     for p in state.players:
         if p.name == player:
@@ -45,7 +46,7 @@ def place(state: GameState, player: str, ref: CardRef, where: str) -> GameState:
 
 
 def draw(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
-    """CR 120.1-120.2: draw from the top of the library; drawing from an empty library is
+    """CR 119.1-119.2: draw from the top of the library; drawing from an empty library is
     recorded for the state-based actions (704.5b). CR 614.11, 614.11a: each draw may be
     replaced, even from an empty library, before the next."""
     found = replacement_sources(pool, state) if pool is not None and n > 0 else []
@@ -76,7 +77,7 @@ def draw(state: GameState, player: str, n: int, pool: CardPool | None = None) ->
     if pool is None or not drawn:
         return state
     whens = {t.when for p in state.permanents() for t in pool.get(p.card).triggered}
-    # CR 120.1, 603.2c: each card drawn is an event ("whenever an opponent draws a card")
+    # CR 119.1, 603.2c: each card drawn is an event ("whenever an opponent draws a card")
     events = [f"draws({asp_string(player)}, {k})" for k in range(1, drawn + 1)] if "an_opponent_draws" in whens else []
     if first and "you_reveal_this_way" in whens:
         # CR 603.10: the first card the player draws this turn (revealed by a static ability)
@@ -161,7 +162,7 @@ def mill(state: GameState, player: str, n: int, pool: CardPool | None) -> GameSt
 
 
 def shuffle(state: GameState, player: str) -> GameState:
-    """CR 701.19: the library is put in a random order; here a fixed pseudo-random order
+    """CR 103.1: the library is put in a random order; here a fixed pseudo-random order
     drawn from the position, so that a game log replays exactly."""
     import random
 
@@ -245,7 +246,7 @@ def return_instead_of_draw(state: GameState, player: str, pool: CardPool | None 
 
 
 def gain_or_draw(pool: CardPool | None, state: GameState, gains: dict[str, int]) -> tuple[GameState, set[str]]:
-    """CR 118.4 with 614.1a: each player gains the life, unless the rules show the gain
+    """CR 117.3 with 614.1a: each player gains the life, unless the rules show the gain
     replaced (then he or she draws that many cards instead, and those draws may be replaced
     in turn, 616.2).  Returns the state and the players whose gain was replaced (no life
     gained: nothing triggers on it, 614.6)."""
@@ -603,7 +604,7 @@ def as_enters_choices(
 
 
 def copy_spell(state: GameState, oid: str, controller: str) -> GameState:
-    """CR 706.10: a copy of the spell goes on the stack (on top), controlled by the player who
+    """CR 706.9: a copy of the spell goes on the stack (on top), controlled by the player who
     copied it, with the same choices (targets, X, mode)."""
     item = state.stack_object(oid)
     copy = item.model_copy(

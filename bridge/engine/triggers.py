@@ -266,7 +266,7 @@ def damage_events(model: frozenset[clingo.Symbol], players: frozenset[str] | set
 
 
 def lifelink_events(model: frozenset[clingo.Symbol], replaced: set[str]) -> list[str]:
-    """CR 702.13a, 118.4: life gained through lifelink, one event for each source, with the
+    """CR 702.13a, 117.3: life gained through lifelink, one event for each source, with the
     amount, and life gained for damage prevented (615.5) (614.6: none when the gain was
     replaced)."""
     dealt: dict[str, int] = {}

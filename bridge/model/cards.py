@@ -823,11 +823,11 @@ class ResolveStep(_Strict):
         None, ge=1, description="the player (`who`) skips his or her next N turns (CR 614.10)"
     )
     search: Quality | None = Field(
-        None, description="search the library for a card with this quality (CR 701.18), then shuffle"
+        None, description="search the library for a card with this quality (CR 701.14a), then shuffle"
     )
     put: Literal["hand", "battlefield", "battlefield_tapped"] = Field("hand", description="search: where the card goes")
-    shuffle: str | None = Field(None, description="this player shuffles his or her library (CR 701.19)")
-    copy_spell: str | None = Field(None, description="copy this spell; the copy keeps its targets (CR 706.10)")
+    shuffle: str | None = Field(None, description="this player shuffles his or her library")
+    copy_spell: str | None = Field(None, description="copy this spell; the copy keeps its targets (CR 706.9)")
     exile_same_name: str | None = Field(
         None,
         description="exile it, and search its controller's graveyard, hand "
@@ -835,7 +835,8 @@ class ResolveStep(_Strict):
         "(Splinter; hidden zones: all are found by default)",
     )
     sacrifice_one: Quality | None = Field(
-        None, description="the player (`who`) sacrifices a permanent with this quality of his or her choice (CR 701.17)"
+        None,
+        description="the player (`who`) sacrifices a permanent with this quality of his or her choice (CR 701.13a)",
     )
     additional_combat: bool | None = Field(
         None, description="an additional combat phase and main phase after this main phase (CR 500.8)"

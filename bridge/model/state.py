@@ -296,7 +296,7 @@ class Player(Model):
         description="source -> the card the player picks as its spell or ability resolves, while it "
         "can be picked: the other permanent champion exiles (CR 702.69a), the card put from his or her "
         "hand (608.2d), the card discarded from a revealed hand (701.7b), the card found in a library "
-        "(701.14a), or none, \"\" (701.14b); otherwise the default",
+        '(701.14a), or none, "" (701.14b); otherwise the default',
     )
     trigger_order: list[str] = Field(
         default_factory=list,
@@ -373,7 +373,7 @@ class StackObject(Model):
         description="the cards spliced onto it from its controller's hand (CR 702.44), in order: their texts "
         "follow its own",
     )
-    copy_of_card: bool = Field(False, description="a copy of a spell (CR 706.10)")
+    copy_of_card: bool = Field(False, description="a copy of a spell (CR 706.9)")
 
     @model_validator(mode="before")
     @classmethod
@@ -529,7 +529,7 @@ class GameState(Model):
         None, description="the player who has priority (by default the active player, CR 116.3a-b)"
     )
     passed: list[str] = Field(
-        default_factory=list, description="players who passed in succession since the last action (CR 116.4)"
+        default_factory=list, description="players who passed in succession since the last action (CR 115.4)"
     )
     extra_turns: list[str] = Field(
         default_factory=list, description="players who take extra turns after this one, the next first (CR 500.7)"
