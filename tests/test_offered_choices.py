@@ -17,7 +17,16 @@ import json
 import pytest
 
 from bridge.engine.game import Game
-from bridge.model.actions import Action, Activate, AnswerOffer, Cast, ChooseOrder, ChooseTargets, Pass
+from bridge.model.actions import (
+    Action,
+    Activate,
+    AnswerOffer,
+    Cast,
+    ChooseOrder,
+    ChooseTargets,
+    DeclareAttackers,
+    Pass,
+)
 from bridge.model.errors import IllegalActionError, InputError
 from bridge.model.keys import canonical_text
 from bridge.play.agents import decisions
@@ -305,6 +314,7 @@ def _position(game: Game) -> str:
         "as_enters": {},
         "source_choices": {},
         "discard_order": [],
+        "sacrifice_order": [],
         "picks": {},
     }
     players = [
@@ -1225,3 +1235,116 @@ def test_no_order_is_offered_for_effects_that_apply_to_different_events() -> Non
         ["furnace"],
         ["seraph"],
     ]
+
+
+def _sacrifices(game: Game) -> list[list[str]]:
+    return [a.sacrifices for a in _offered_statements(game) if a.sacrifices]
+
+
+def test_every_creature_a_player_can_sacrifice_to_an_edict_is_offered() -> None:
+    # CR 701.13a: Diabolic Edict makes alice sacrifice a creature of her choice: the Bears or
+    # the Elves (two untapped Bears are one choice, 110.6); stated, the Elves go
+    game = _bob_casts(
+        "Diabolic Edict",
+        ["alice"],
+        [
+            {"id": "elves", "card": "Llanowar Elves"},
+            {"id": "bears", "card": "Grizzly Bears"},
+            {"id": "bears_2", "card": "Grizzly Bears"},
+        ],
+        ["Swamp", "Swamp", {"id": "wurm", "card": "Craw Wurm"}],
+        [],
+    )
+    assert _sacrifices(game) == [["bears"], ["elves"]]
+    event: list[Action] = [Pass(by="alice")]
+    reached = {x: _canonical(game, ChooseOrder(by="alice", sacrifices=[x]), event) for x in ("bears", "bears_2")}
+    assert reached["bears"] == reached["bears_2"]
+    # CR 701.13a: only a permanent she controls
+    assert not _accepted(game, ChooseOrder(by="alice", sacrifices=["wurm"]))
+    game.push(ChooseOrder(by="alice", sacrifices=["elves"]))
+    assert _sacrifices(game) == []
+    game.push(Pass(by="alice"))
+    assert [c.id for c in game.state.player("alice").graveyard] == ["elves"]
+
+
+def test_tariff_offers_only_the_creatures_of_the_highest_mana_value() -> None:
+    # CR 609.5, 701.13a: Tariff: each player sacrifices the creature he or she controls with
+    # the highest converted mana cost: of alice's, the Angel or the Craghorn (both 5), not the
+    # Bears; bob, with one creature, has no choice
+    game = _bob_casts(
+        "Tariff",
+        [],
+        [
+            {"id": "angel", "card": "Serra Angel"},
+            {"id": "craghorn", "card": "Crested Craghorn"},
+            {"id": "bears", "card": "Grizzly Bears"},
+        ],
+        ["Plains", "Plains", {"id": "elves", "card": "Llanowar Elves"}],
+        [],
+    )
+    assert _sacrifices(game) == [["angel"], ["craghorn"]]
+    candidates = [
+        ChooseOrder(by=who, sacrifices=[x]) for who in ("alice", "bob") for x in ("angel", "craghorn", "bears", "elves")
+    ]
+    event: list[Action] = [Pass(by="alice")]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    assert {_reached(game, ChooseOrder(by="alice", sacrifices=x), event) for x in _sacrifices(game)} == accepted
+    assert len(accepted) == 2
+
+
+def test_each_sacrifice_of_smallpox_is_offered_in_turn() -> None:
+    # CR 701.13a, 608.2e: Smallpox: each player sacrifices a creature, then a land: alice states
+    # the creature, then the land is still hers to choose; a land creature is not sacrificed
+    # twice
+    game = _bob_casts(
+        "Smallpox",
+        [],
+        [
+            {"id": "bears", "card": "Grizzly Bears"},
+            {"id": "elves", "card": "Llanowar Elves"},
+            {"id": "forest", "card": "Forest"},
+            {"id": "island", "card": "Island"},
+        ],
+        ["Swamp", "Swamp"],
+        [],
+    )
+    assert _sacrifices(game) == [["bears"], ["elves"]]
+    game.push(ChooseOrder(by="alice", sacrifices=["elves"]))
+    assert _sacrifices(game) == [["elves", "forest"], ["elves", "island"]]
+    game.push(ChooseOrder(by="alice", sacrifices=["elves", "island"]))
+    assert _sacrifices(game) == []
+    game.push(Pass(by="alice"))
+    assert sorted(c.id for c in game.state.player("alice").graveyard) == ["elves", "island"]
+
+
+def test_declining_provoke_is_offered() -> None:
+    # CR 702.36a, 603.5: Crested Craghorn attacks; its provoke "you may have target creature
+    # defending player controls untap and block it if able": alice may decline, and the Bears
+    # stay tapped
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "declare_attackers",
+            "players": [
+                {"name": "alice", "battlefield": [{"id": "craghorn", "card": "Crested Craghorn"}]},
+                {
+                    "name": "bob",
+                    "battlefield": [
+                        {"id": "bears", "card": "Grizzly Bears", "tapped": True},
+                        {"id": "spider", "card": "Giant Spider"},
+                    ],
+                },
+            ],
+        }
+    )
+    game.push(DeclareAttackers(attackers={"craghorn": "bob"}))
+    game.push(ChooseTargets(ability=game.state.awaiting_targets[0].id or "", targets=["bears"], by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    assert len(_check_statements(game, event)) == 2
+    assert [a.declines for a in _offered_statements(game)] == [["craghorn"]]
+    game.push(ChooseOrder(by="alice", declines=["craghorn"]))
+    for action in event:
+        game.push(action)
+    assert game.state.permanent("bears").tapped

@@ -338,6 +338,7 @@ class Board:
             chosen += list(action.trigger_modes or {})
             chosen += list(action.timestamps or [])
             chosen += list(action.discards or [])
+            chosen += list(action.sacrifices or [])
             # a pick of no card ("") finds nothing in a search (701.14b)
             chosen += [x for pair in (action.picks or {}).items() for x in pair if x]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
@@ -350,9 +351,10 @@ class Board:
                 for k, v in c.items()
                 if k in ("color", "creature_type", "land_type")
             ]
-            if named or values or action.discards or action.picks:
+            if named or values or action.discards or action.picks or action.sacrifices:
                 # CR 614.12: the card names and values stated are judged by the rules
                 # (stack/choices.lp); CR 701.7a: so are the cards stated to discard (in the hand);
+                # CR 701.13a: the permanents stated to sacrifice (his or hers);
                 # CR 608.2d, 701.7b, 701.14a, 702.69a: and the cards stated to pick
                 facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
                 facts += "".join(
@@ -361,6 +363,9 @@ class Board:
                 )
                 facts += "".join(
                     f"\nstated_discard({asp_string(action.by)}, {asp_string(x)})." for x in action.discards or []
+                )
+                facts += "".join(
+                    f"\nstated_sacrifice({asp_string(action.by)}, {asp_string(x)})." for x in action.sacrifices or []
                 )
                 facts += "".join(
                     f"\nstated_chosen({asp_string(o)}, {k}, {v if _WORD.fullmatch(v) else asp_string(v)})."

@@ -47,8 +47,8 @@ __all__ = ["open_choices"]
 # the top object of the stack (its card, or its source's), on a permanent, on a card in a
 # graveyard
 _ON_STACK = re.compile(
-    r'"may":true|"(discard|put_from_hand|discard_chosen|search)":[^n]'
-    r"|\b(champion|reveal_top|return_to_battlefield|named_card_cant_be_cast|chosen|enters_as_copy\w*|prevent_next_from)\b"
+    r'"may":true|"(discard|put_from_hand|discard_chosen|search|reveal_top|return_to_battlefield|prevent_next_from'
+    r'|sacrifice_one)":[^n]|"(champion|provoke|named_card_cant_be_cast|enters_as_copy\w*|chosen)"'
 )
 _ON_PERMANENT = re.compile(r"\bskip_turn_to_untap\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
@@ -209,6 +209,8 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         elif choice.match("pick", 2):
             key, card = (symbol_text(a) for a in choice.arguments)
             out.append(ChooseOrder(by=player, picks={**me.picks, key: card}))
+        elif choice.match("sacrifice", 1):
+            out.append(ChooseOrder(by=player, sacrifices=[*me.sacrifice_order, symbol_text(choice.arguments[0])]))
         elif choice.match("replacement", 1):
             source = symbol_text(choice.arguments[0])
             out.append(ChooseOrder(by=player, replacements=[*me.replacement_order, source]))

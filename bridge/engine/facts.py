@@ -148,6 +148,8 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
     # CR 608.2d, 701.7b, 701.14a, 702.69a: the card the player picks as a source's object resolves
     lines += [f"picks({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.picks.items())]
+    # CR 701.13a: the permanents the player chose to sacrifice first, in order
+    lines += [f"sacrifices_stated({p}, {asp_string(x)}, {i})." for i, x in enumerate(player.sacrifice_order, 1)]
     # CR 613.6g: the player's timestamp order of objects that received the same timestamp
     lines += [f"timestamp_order({p}, {asp_string(o)}, {i})." for i, o in enumerate(player.timestamp_order, 1)]
     if player.takes_entering_creatures:

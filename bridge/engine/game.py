@@ -240,6 +240,7 @@ class Game(Board):
                     ("source_choices", action.sources),
                     ("timestamp_order", action.timestamps),
                     ("discard_order", action.discards),
+                    ("sacrifice_order", action.sacrifices),
                     ("picks", action.picks),
                 )
                 if v is not None

@@ -256,6 +256,11 @@ class ChooseOrder(Model):
         description="cards in the player's hand: when he or she discards cards of his or her choice "
         "(CR 514.1, 701.7b), these are discarded first, in this order (the cards listed last after them)",
     )
+    sacrifices: list[str] | None = Field(
+        None,
+        description="permanents the player controls: when he or she sacrifices a permanent of his or her "
+        "choice (CR 701.13a), the first of these that can be sacrificed then, in this order (else the default)",
+    )
     picks: dict[str, str] | None = Field(
         None,
         description="source -> the card the player picks as its spell or ability resolves: the other "

@@ -43,6 +43,7 @@ _PLAYER_REF_LISTS = (
     "replacement_order",
     "declines",
     "discard_order",
+    "sacrifice_order",
     "trigger_order",
     "timestamp_order",
 )

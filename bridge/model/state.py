@@ -291,6 +291,11 @@ class Player(Model):
         description="the cards the player chooses to discard first, in this order, when he or she "
         "discards cards of his or her choice (CR 514.1, 701.7b); the cards listed last in the hand after them",
     )
+    sacrifice_order: list[str] = Field(
+        default_factory=list,
+        description="the permanents the player chooses to sacrifice first, in this order, when he or she "
+        "sacrifices a permanent of his or her choice (CR 701.13a); otherwise the default",
+    )
     picks: dict[str, str] = Field(
         default_factory=dict,
         description="source -> the card the player picks as its spell or ability resolves, while it "
