@@ -305,18 +305,21 @@ def _walk(game: Game, depth: int, found: list[Game]) -> None:
 
 def test_every_order_and_division_the_rules_accept_is_offered() -> None:
     """Along every line from a double block and from a creature blocking two attackers to the
-    division of combat damage, and from two abilities triggering together past their order,
-    each damage assignment order, each division of combat damage and each order of triggered
-    abilities that the judge accepts among those made by itertools is offered (a division:
-    one offered that deals the damage alike)."""
+    division of combat damage, from two abilities triggering together past their order, and
+    from a prevention shield meeting two attackers' damage, each damage assignment order, each
+    division of combat damage, each choice of what a shield prevents (615.7) and each order of
+    triggered abilities that the judge accepts among those made by itertools is offered (a
+    division: one offered that deals the damage alike)."""
     positions: list[Game] = []
     for name, depth in (
         ("double_block_orders_and_divisions.yaml", 3),
         ("brigade_blocks_two_attackers.yaml", 4),
         ("two_firefiends_die_together.yaml", 2),
+        ("shield_chooses_between_two_attackers.yaml", 2),
     ):
         _walk(Game.from_scenario(ROOT / "tests" / "perft" / name), depth, positions)
     kinds: set[str] = set()
+    prevented = 0
     for game in positions:
         decision = decisions(game)
         offered = {choice_key(game, o) for o in decision.options}
@@ -326,6 +329,7 @@ def test_every_order_and_division_the_rules_accept_is_offered() -> None:
             if _accepted(game, action)[0]:
                 kinds.add(f"{action.kind} by {getattr(action, 'by', None) or decision.player}")
                 assert choice_key(game, action) in offered, (game.state.step, action)
+                prevented += isinstance(action, AssignDamage) and bool(action.prevent)
     # the active player's and the defending player's orders and divisions were all met
     assert kinds >= {
         "order_blockers by alice",
@@ -334,3 +338,4 @@ def test_every_order_and_division_the_rules_accept_is_offered() -> None:
         "order_triggers by alice",
     }
     assert "assign_damage by bob" in kinds
+    assert prevented >= 2, prevented

@@ -475,12 +475,14 @@ class Board:
             facts += [f"damage_announcing({asp_string(source)})." for source in action.assignments]
         if self.state.announced_damage is not None:
             facts.append("attackers_damage_announced.")
+        # CR 615.7: the active player's choice, announced before, with this one
+        prevent = {**(self.state.announced_prevention or {}), **action.prevent}
         facts += [
             f"declared_prevention({asp_string(shielded)}, {asp_string(source)}, {amount})."
-            for shielded, sources in action.prevent.items()
+            for shielded, sources in prevent.items()
             for source, amount in sources.items()
         ]
-        dealing = deal or bool(action.prevent)
+        dealing = deal or bool(prevent)
         modules = self.modules(*DAMAGE, *(DEALING if dealing else ()))
         session = Session(
             modules,

@@ -275,9 +275,9 @@ def after_assignment(board: Board, action: AssignDamage, model: frozenset[clingo
     (510.2), the creatures not named assigning theirs by default."""
     state = board.state
     if action.by == state.active and state.announced_damage is None and defender_has_choice(board):
-        return updated(state, announced_damage=action.assignments)
+        return updated(state, announced_damage=action.assignments, announced_prevention=action.prevent or None)
     if state.announced_damage is not None:
-        board = Board(updated(state, announced_damage=None), board.pool)
+        board = Board(updated(state, announced_damage=None, announced_prevention=None), board.pool)
     return after_damage(board, model)
 
 
@@ -293,11 +293,13 @@ def after_orders(state: GameState, action: OrderBlockers | OrderAttackers) -> Ga
     return state
 
 
-def damage_result(board: Board, assignments: dict[str, dict[str, int]]) -> frozenset[clingo.Symbol] | None:
+def damage_result(
+    board: Board, assignments: dict[str, dict[str, int]], prevent: dict[str, dict[str, int]] | None = None
+) -> frozenset[clingo.Symbol] | None:
     """What dealing this assignment of combat damage does (the creatures not named assigning
-    theirs by default), as the rules say: their answer but the assignment itself; None when
-    the assignment is illegal."""
-    verdict, model = judge_damage(board, AssignDamage(assignments=assignments))
+    theirs by default; the shields preventing what ``prevent`` says, 615.7), as the rules say:
+    their answer but the assignment itself; None when the assignment is illegal."""
+    verdict, model = judge_damage(board, AssignDamage(assignments=assignments, prevent=prevent or {}))
     return _result(model) if verdict.legal else None
 
 
@@ -329,9 +331,19 @@ def defender_has_choice(board: Board) -> bool:
     """Does the defending player choose how a blocking creature divides its combat damage
     (CR 510.1d: one blocking two or more attackers)?  The rules list the divisions."""
     state = board.state
-    if not any(len(p.blocking) > 1 for p in state.permanents()):
-        return False  # none blocks two attackers: each blocker's damage goes to the one it blocks
-    return len(damage_choices(board, state.opponent(state.active))) > 1
+    defender = state.opponent(state.active)
+    if not any(len(p.blocking) > 1 for p in state.permanents()) and not _shielded(state, defender):
+        # none blocks two attackers: each blocker's damage goes to the one it blocks; and no
+        # shield of the defending player's chooses among sources (615.7)
+        return False
+    return len(damage_choices(board, defender)) > 1
+
+
+def _shielded(state: GameState, player: str) -> bool:
+    """Whether the player or a creature he or she controls has a prevention shield (615.7)."""
+    return bool(state.player(player).prevention_shield) or any(
+        p.prevention_shield for p in state.permanents() if state.controller_of(p) == player
+    )
 
 
 def damage_choices(board: Board, player: str) -> list[AssignDamage]:
@@ -347,7 +359,7 @@ def damage_choices(board: Board, player: str) -> list[AssignDamage]:
         for p in state.permanents()
         if state.controller_of(p) == player and (p.attacking if attacking else p.blocking)
     ]
-    if not mine:
+    if not mine and not _shielded(state, player):
         return [AssignDamage(assignments={}, by=player)]
     # judged whole (no announcer): the legality of the division and what dealing it does
     verdict, model = judge_damage(board, AssignDamage(assignments={}))
@@ -357,18 +369,47 @@ def damage_choices(board: Board, player: str) -> list[AssignDamage]:
             default.setdefault(s.arguments[1].string, {})[s.arguments[2].string] = s.arguments[3].number
     out = [AssignDamage(assignments={}, by=player)]
     seen = {_result(model)}
-    for combo in board.joint_damage_assignments(mine):
+    splits = _prevention_splits(state, model, player)
+    for combo in board.joint_damage_assignments(mine) if mine else [{}]:
         differs = {c: a for c, a in combo.items() if a != default.get(c, {})}
-        if not differs:
-            continue
-        verdict, model = judge_damage(board, AssignDamage(assignments=differs))
-        if not verdict.legal:
-            continue
-        key = _result(model)
-        if key not in seen:
-            seen.add(key)
-            out.append(AssignDamage(assignments=differs, by=player))
+        for prevent in splits:
+            if not differs and not prevent:
+                continue
+            verdict, model = judge_damage(board, AssignDamage(assignments=differs, prevent=prevent))
+            if not verdict.legal:
+                continue
+            key = _result(model)
+            if key not in seen:
+                seen.add(key)
+                out.append(AssignDamage(assignments=differs, prevent=prevent, by=player))
     return out
+
+
+def _prevention_splits(
+    state: GameState, model: frozenset[clingo.Symbol], player: str
+) -> list[dict[str, dict[str, int]]]:
+    """CR 615.7: the player's choices of what the prevention shields on him or her and his or
+    her creatures prevent, where the rules show one (``prevention_choice/4``: the sources would
+    deal more than the shield): for each shielded one, every division of the whole shield
+    among the sources in whole numbers, no more than each would deal (their product over the
+    shielded; the default, no choice stated, first)."""
+    sources: dict[str, dict[str, int]] = {}
+    for s in atoms(model, "prevention_choice", 4):
+        shielded, chooser, source = (a.string for a in s.arguments[:3])
+        if chooser == player:
+            sources.setdefault(shielded, {})[source] = s.arguments[3].number
+    shields = {p.id or "": p.prevention_shield for p in state.permanents()}
+    shields.update((p.name, p.prevention_shield) for p in state.players)
+    each: list[list[tuple[str, dict[str, int]]]] = []
+    for shielded, dealt in sorted(sources.items()):
+        names = sorted(dealt)
+        splits = [
+            {n: k for n, k in zip(names, amounts, strict=True) if k}
+            for amounts in itertools.product(*(range(min(dealt[n], shields[shielded]) + 1) for n in names))
+            if sum(amounts) == shields[shielded]
+        ]
+        each.append([(shielded, split) for split in splits])
+    return [{}, *(dict(combo) for combo in itertools.product(*each) if combo)]
 
 
 def _result(model: frozenset[clingo.Symbol]) -> frozenset[clingo.Symbol]:

@@ -124,6 +124,7 @@ def begin_step(game: Board, state: GameState, step: str) -> GameState:
         combat_damage_dealt=False,
         cleanup_again=False,
         announced_damage=None,
+        announced_prevention=None,
     )
     g = Board(state, game.pool)
     model = g._sba_model()
@@ -251,7 +252,7 @@ def turn_based_action_first(game: Board) -> Board:
         verdict, model = judge_damage(board, AssignDamage(assignments={}))
         if not verdict.legal:
             raise IllegalActionError(verdict)
-        plain = Board(updated(board.state, announced_damage=None), game.pool)
+        plain = Board(updated(board.state, announced_damage=None, announced_prevention=None), game.pool)
         state = after_action(board, board.state, after_damage(plain, model))
     return Board(state, game.pool)
 

@@ -25,6 +25,7 @@ _PLAIN_FIELDS = frozenset(
         "extra_combats",
         "attacked_this_combat",
         "announced_damage",
+        "announced_prevention",
         "simultaneous_triggers",
         "gone",  # ids only ever added: an object that ceased to exist (validation reads it as a permission)
     }

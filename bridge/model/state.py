@@ -525,6 +525,11 @@ class GameState(Model):
         "creatures' combat damage, while the defending player announces the blockers' (CR 510.1): creature "
         "id -> {recipient: damage}",
     )
+    announced_prevention: dict[str, dict[str, int]] | None = Field(
+        None,
+        description="with announced_damage, the active player's choice of what the prevention shields on "
+        "him or her and his or her creatures prevent (CR 615.7): shielded id -> {source: damage}",
+    )
     attacked_this_combat: bool = Field(
         False,
         description="creatures were declared as attackers in this combat "

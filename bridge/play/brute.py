@@ -175,9 +175,11 @@ def choice_candidates(game: Game) -> list[Action]:
     each player's divisions of combat damage (510.1): each of the player's attacking or
     blocking creatures divides its power in whole numbers among the creatures it blocks or is
     blocked by and the player or planeswalker it attacks (the product over the creatures), and
-    the empty announcement; and each player's order of the two to four objects on top of the
-    stack, any permutation (603.3b).  (A position that begins with blockers in place takes
-    orders as its setup, 509.7's included; those are not tried.)"""
+    the empty announcement, and each division of the prevention shields on the player and his
+    or her creatures in combat among the creatures in combat (615.7); and each player's order
+    of the two to four objects on top of the stack, any permutation (603.3b).  (A position
+    that begins with blockers in place takes orders as its setup, 509.7's included; those are
+    not tried.)"""
     state = game.state
     out: list[Action] = []
     perms = list(state.permanents())
@@ -211,6 +213,15 @@ def choice_candidates(game: Game) -> list[Action]:
                 power = max(chars[pid].power or 0, 0) if pid in chars else 0
                 each.append([(pid, split) for split in _splits(power, to)])
             out.append(AssignDamage(assignments={}, by=player.name))
+            # CR 615.7: what the shields on the player and his or her creatures prevent: each
+            # division of a shield among the creatures in combat, in whole numbers
+            fighting = sorted(p.id or "" for p in perms if p.attacking or p.blocking)
+            shielded = [(p.id or "", p.prevention_shield) for p in mine if p.prevention_shield]
+            shielded += [(player.name, player.prevention_shield)] if player.prevention_shield else []
+            shields = [[(x, split) for split in _splits(m, fighting) if sum(split.values()) == m] for x, m in shielded]
+            for prevent in itertools.product(*shields):
+                if prevent:
+                    out.append(AssignDamage(assignments={}, prevent=dict(prevent), by=player.name))
             for combo in itertools.product(*each):
                 assignments = {c: split for c, split in combo if split}
                 if assignments:
@@ -234,7 +245,7 @@ def choice_key(game: Game, action: Action) -> str:
     """An action written the same way whatever the order of its mappings; a division of
     combat damage by who announces it and what dealing it does (the rules' answer)."""
     if isinstance(action, AssignDamage) and action.by is not None:
-        result = damage_result(game, action.assignments)
+        result = damage_result(game, action.assignments, action.prevent)
         shown = sorted(str(s) for s in result) if result is not None else ["illegal"]
         return json.dumps({"kind": "assign_damage", "by": action.by, "result": shown})
     return action_key(action)
@@ -391,7 +402,11 @@ def _default_division_by_pass(game: Game, listed: tuple[Action, ...], accepted: 
     if any(isinstance(a, AssignDamage) for a in listed) or not any(isinstance(a, Pass) for a in listed):
         return accepted
     default = damage_result(game, {})
-    return [a for a in accepted if not (isinstance(a, AssignDamage) and damage_result(game, a.assignments) == default)]
+    return [
+        a
+        for a in accepted
+        if not (isinstance(a, AssignDamage) and damage_result(game, a.assignments, a.prevent) == default)
+    ]
 
 
 def listing_differences(game: Game, listed: tuple[Action, ...], accepted: list[Action]) -> list[str]:
