@@ -1348,3 +1348,39 @@ def test_declining_provoke_is_offered() -> None:
     for action in event:
         game.push(action)
     assert game.state.permanent("bears").tapped
+
+
+def test_the_planeswalker_a_creature_put_onto_the_battlefield_attacking_attacks_is_offered() -> None:
+    # CR 508.5: Preeminent Captain attacks and puts the Soldier from alice's hand onto the
+    # battlefield tapped and attacking: it attacks bob (the default) or his Liliana Vess, her
+    # choice; stated broadly (every object and player), only those two are positions
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "declare_attackers",
+            "players": [
+                {
+                    "name": "alice",
+                    "hand": [{"id": "soldier", "card": "Preeminent Captain"}],
+                    "battlefield": [{"id": "captain", "card": "Preeminent Captain"}],
+                },
+                {"name": "bob", "battlefield": [{"id": "liliana", "card": "Liliana Vess", "counters": {"loyalty": 5}}]},
+            ],
+        }
+    )
+    game.push(DeclareAttackers(attackers={"captain": "bob"}))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    targets = ["alice", "bob", "captain", "soldier", "liliana"]
+    candidates = [ChooseOrder(by="alice", as_enters={"soldier": {"attacking": x}}) for x in targets]
+    default = _reached(game, None, event)
+    accepted = {r for c in candidates if (r := _reached(game, c, event)) is not None} | {default}
+    offered = [s for s in _offered_statements(game) if s.as_enters]
+    assert [s.as_enters for s in offered] == [{"soldier": {"attacking": "liliana"}}]
+    assert {_reached(game, s, event) for s in offered} | {default} == accepted
+    assert len(accepted) == 2
+    assert not _accepted(game, ChooseOrder(by="alice", as_enters={"soldier": {"attacking": "captain"}}))
+    game.push(offered[0])
+    for action in event:
+        game.push(action)
+    assert game.state.permanent("soldier").attacking == "liliana"

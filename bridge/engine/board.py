@@ -63,6 +63,13 @@ DEALING = ("combat/damage_dealing",)
 CHOICES = ("replacement", "characteristics/players", "stack/objects", "stack/choices")
 # a value the rules write as a constant (a color, a creature or basic land type)
 _WORD = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _word(value: str) -> str:
+    """A value the rules write as a constant, or else as a string."""
+    return value if _WORD.fullmatch(value) else asp_string(value)
+
+
 DEALING_PARTS = (("dealing_combat_damage", ()),)  # the events are the combat damage assigned
 TURN = ("combat/common", "characteristics/players", "turn/control", "turn/steps")
 
@@ -349,7 +356,7 @@ class Board:
                 (o, k, v)
                 for o, c in (action.as_enters or {}).items()
                 for k, v in c.items()
-                if k in ("color", "creature_type", "land_type")
+                if k in ("color", "creature_type", "land_type", "attacking")
             ]
             if named or values or action.discards or action.picks or action.sacrifices:
                 # CR 614.12: the card names and values stated are judged by the rules
@@ -367,8 +374,9 @@ class Board:
                 facts += "".join(
                     f"\nstated_sacrifice({asp_string(action.by)}, {asp_string(x)})." for x in action.sacrifices or []
                 )
+                # a color or type is a word; what a creature attacks, an id (508.5)
                 facts += "".join(
-                    f"\nstated_chosen({asp_string(o)}, {k}, {v if _WORD.fullmatch(v) else asp_string(v)})."
+                    f"\nstated_chosen({asp_string(o)}, {k}, {asp_string(v) if k == 'attacking' else _word(v)})."
                     for o, k, v in values
                 )
                 model = answer(self.modules(*CHOICES, pt=False), self.position.facts + facts).model

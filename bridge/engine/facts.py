@@ -148,6 +148,12 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
     # CR 608.2d, 701.7b, 701.14a, 702.69a: the card the player picks as a source's object resolves
     lines += [f"picks({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.picks.items())]
+    # CR 508.5: the player or planeswalker a creature put onto the battlefield attacking attacks
+    lines += [
+        f"stated_attacks({p}, {asp_string(o)}, {asp_string(c['attacking'])})."
+        for o, c in sorted(player.as_enters.items())
+        if "attacking" in c
+    ]
     # CR 701.13a: the permanents the player chose to sacrifice first, in order
     lines += [f"sacrifices_stated({p}, {asp_string(x)}, {i})." for i, x in enumerate(player.sacrifice_order, 1)]
     # CR 613.6g: the player's timestamp order of objects that received the same timestamp
