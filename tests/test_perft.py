@@ -46,6 +46,7 @@ REFERENCE = {
     "pyromancer_ability_targets.yaml": [1, 7, 23],
     "lure_and_flyer_blocks.yaml": [2, 4, 4],
     "attack_requirement_and_haste.yaml": [2, 12, 20],
+    "shield_chooses_between_two_attackers.yaml": [1, 3, 3],
 }
 # how deep the brute force confirms them (each position it passes is compared in full); the
 # positions of damage assignment orders and divisions all the way to their divisions
@@ -54,6 +55,7 @@ BRUTE_DEEPER = {
     "double_block_orders_and_divisions.yaml": 4,
     "brigade_blocks_two_attackers.yaml": 5,
     "two_firefiends_die_together.yaml": 3,
+    "shield_chooses_between_two_attackers.yaml": 3,
 }
 
 
