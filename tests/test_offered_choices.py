@@ -1384,3 +1384,80 @@ def test_the_planeswalker_a_creature_put_onto_the_battlefield_attacking_attacks_
     for action in event:
         game.push(action)
     assert game.state.permanent("soldier").attacking == "liliana"
+
+
+def _activation_positions(game: Game, candidates: list[Activate]) -> tuple[set[str], set[str]]:
+    """The canonical positions the accepted candidates reach, and those the offered
+    activations of the same ability reach (each pushed, then popped); a hand's order aside
+    (cards of one name are alike, 110.6d)."""
+    source, number = candidates[0].source, candidates[0].ability
+
+    def reached(action: Action) -> str:
+        game.push(action)
+        players = [p.model_copy(update={"hand": sorted(p.hand, key=lambda c: c.card)}) for p in game.state.players]
+        text = canonical_text(game.state.model_copy(update={"players": players}))
+        game.pop()
+        return text
+
+    accepted = {reached(c) for c in candidates if _accepted(game, c)}
+    offered = [
+        a for a in decisions(game).options if isinstance(a, Activate) and a.source == source and a.ability == number
+    ]
+    return accepted, {reached(a) for a in offered}
+
+
+def test_every_card_to_discard_for_a_cost_is_offered() -> None:
+    # CR 602.2b, 116.3: Psychatog's "Discard a card": alice discards the Bears or a Lightning
+    # Bolt (two of one name are one choice, 110.6d); named broadly (each card of the game, none,
+    # two), only one card of her hand is accepted
+    game = _game(
+        [
+            {"id": "bolt", "card": "Lightning Bolt"},
+            {"id": "bears", "card": "Grizzly Bears"},
+            {"id": "bolt_2", "card": "Lightning Bolt"},
+        ],
+        [{"id": "tog", "card": "Psychatog"}],
+        [{"id": "elves", "card": "Llanowar Elves"}],
+    )
+    ids = ["bolt", "bears", "bolt_2", "tog", "elves"]
+    candidates = [
+        Activate(source="tog", ability=1, by="alice", discard=list(d))
+        for k in (0, 1, 2)
+        for d in itertools.combinations(ids, k)
+    ]
+    accepted, offered = _activation_positions(game, candidates)
+    assert accepted == offered and len(offered) == 2
+    assert not _accepted(game, Activate(source="tog", ability=1, by="alice", discard=["bolt", "bears"]))
+    game.push(Activate(source="tog", ability=1, by="alice", discard=["bears"]))
+    assert [c.id for c in game.state.player("alice").graveyard] == ["bears"]
+
+
+def test_every_exiled_card_to_put_into_a_graveyard_for_a_cost_is_offered() -> None:
+    # CR 607.2b, 602.2b: Void Maw's "Put a card exiled with Void Maw into its owner's
+    # graveyard": the Bears or the Elves exiled with it, not the Angel exiled otherwise
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "maw", "card": "Void Maw"}],
+                    "exile": [
+                        {"id": "bears", "card": "Grizzly Bears", "exiled_with": "maw"},
+                        {"id": "elves", "card": "Llanowar Elves", "exiled_with": "maw"},
+                        {"id": "angel", "card": "Serra Angel"},
+                    ],
+                },
+                {"name": "bob"},
+            ],
+        }
+    )
+    candidates = [
+        Activate(source="maw", ability=1, by="alice", exiled=x) for x in (None, "bears", "elves", "angel", "maw")
+    ]
+    accepted, offered = _activation_positions(game, candidates)
+    assert accepted == offered and len(offered) == 2
+    game.push(Activate(source="maw", ability=1, by="alice", exiled="elves"))
+    assert [c.id for c in game.state.player("alice").graveyard] == ["elves"]

@@ -204,6 +204,10 @@ def check_activate(game: Board, action: Activate) -> tuple[Verdict, frozenset[cl
     for s in action.sacrifice:
         game._require_permanent_at(s, "activate.sacrifice")
     extra = [f"declared_sacrifice({asp_string(item.id or '')}, {asp_string(s)})." for s in action.sacrifice]
+    # CR 602.2b: the cards discarded and the exiled card put into a graveyard to pay the cost
+    extra += [f"declared_discard({asp_string(item.id or '')}, {asp_string(x)})." for x in action.discard]
+    if action.exiled is not None:
+        extra.append(f"declared_exiled({asp_string(item.id or '')}, {asp_string(action.exiled)}).")
     players = {p.name for p in game.state.players}
     if len(action.targets_by) > len(action.targets):
         raise InputError("targets_by names more choosers than there are targets", location="activate.targets_by")

@@ -86,11 +86,12 @@ def after_activate(game: Board, action: Activate, model: frozenset[clingo.Symbol
         ]
     state = updated(state, players=players)
     if ability.discard_cost:
-        state = discard(state, item.controller or state.active, ability.discard_cost, game.pool)
+        # CR 602.2b: the cards the player named (judged: that many, in the hand), else the default
+        state = discard(state, item.controller or state.active, ability.discard_cost, game.pool, first=action.discard)
     if ability.exiled_card_cost:
-        # CR 607.2b: a card exiled with the source, of those the rules show (the player's choice;
-        # the bridge's default: the smallest id)
-        card = min(s.arguments[1].string for s in atoms(model, "exiled_card_for_cost", 2))
+        # CR 607.2b: a card exiled with the source, of those the rules show (the player's choice,
+        # judged; the bridge's default: the smallest id)
+        card = action.exiled or min(s.arguments[1].string for s in atoms(model, "exiled_card_for_cost", 2))
         state = exiled_card_to_graveyard(game, state, card)
     if ability.sacrifice_self:
         state = move_permanents(state, {action.source: "graveyard"}, game.pool)

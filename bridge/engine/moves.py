@@ -100,11 +100,18 @@ def exiled_card_to_graveyard(game: Board, state: GameState, card_id: str) -> Gam
     return place(state, owner.name, CardRef(id=card_id, card=card.card), where.get(card_id, "graveyard"))
 
 
-def discard(state: GameState, player: str, n: int, pool: CardPool | None = None) -> GameState:
-    """CR 701.7: the player discards n cards; the player's choice, by default the cards listed
-    last in the hand. On their way to the graveyard replacement effects may send them
-    elsewhere (614.1a)."""
+def discard(
+    state: GameState, player: str, n: int, pool: CardPool | None = None, first: Sequence[str] = ()
+) -> GameState:
+    """CR 701.7: the player discards n cards; the player's choice (``first``: the cards he or she
+    named, in the hand), by default the cards listed last in the hand. On their way to the
+    graveyard replacement effects may send them elsewhere (614.1a)."""
     hand = state.player(player).hand
+    if first:
+        named = [c for x in first for c in hand if c.id == x]
+        hand = [c for c in hand if c.id not in set(first)] + named
+        players = [p.model_copy(update={"hand": hand}) if p.name == player else p for p in state.players]
+        state = updated(state, players=players)
     keep = max(len(hand) - n, 0)
     if n <= 0 or keep == len(hand):
         return state

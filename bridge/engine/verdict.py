@@ -132,6 +132,9 @@ MESSAGES: dict[str, str] = {
     "tap_cost_tapped": "{0} is tapped, so it can't pay a {{T}} cost",
     "life_cost": "{0} can't pay {1} life",
     "discard_cost": "{0} can't discard {1} card(s): not enough cards in hand",
+    "discard_cost_named": "{0} names cards to discard other than the {1} the cost asks for",
+    "discard_cost_not_in_hand": "{1} is not a card in {0}'s hand, to discard for the cost",
+    "exiled_card_cost_illegal": "{1} is not a card exiled with {0}, to put into a graveyard for the cost",
     "exiled_card_cost": "{0} has no card exiled with it to put into its owner's graveyard",
     "once_each_turn": "{0}'s ability can be activated only once each turn",
     "before_attackers_only": "{0}'s ability can be activated only during its controller's turn, before attackers "

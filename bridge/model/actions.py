@@ -178,6 +178,16 @@ class Activate(Model):
     )
     x: int | None = Field(None, ge=0)
     sacrifice: Ids = Field(default_factory=list, description="permanents sacrificed to pay its cost")
+    discard: Ids = Field(
+        default_factory=list,
+        description="the cards in the player's hand discarded to pay its cost (CR 602.2b); by default the "
+        "cards listed last in the hand",
+    )
+    exiled: str | None = Field(
+        None,
+        description="the card exiled with its source put into its owner's graveyard to pay its cost (CR 607.2b, "
+        "602.2b); by default the one with the smallest id",
+    )
     pay: Ids | None = None
 
     @model_validator(mode="before")

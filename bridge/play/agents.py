@@ -54,7 +54,7 @@ from bridge.model.actions import (
     StateBasedActions,
     TurnFaceUp,
 )
-from bridge.model.cards import Card
+from bridge.model.cards import ActivatedAbility, Card
 from bridge.model.errors import InputError
 from bridge.model.state import GameState, StackObject
 
@@ -501,6 +501,39 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
 
 
 def _activate_options(game: Game, player: str, source: str, number: int, listed: Listing) -> list[Action]:
+    ability = permanent_card(game, source).activated[number - 1]
+    return _cost_cards(game, player, source, ability, _activations(game, player, source, number, listed))
+
+
+def _cost_cards(game: Game, player: str, source: str, ability: ActivatedAbility, actions: list[Action]) -> list[Action]:
+    """CR 602.2b: each activation with each choice of the cards its cost takes: the cards
+    discarded (116.3; cards of one name are one choice, 110.6d) and the card exiled with the
+    source put into a graveyard (607.2b); the default choice unnamed, first."""
+    state = game.state
+    hand = state.player(player).hand
+    discards: list[dict[str, object]] = [{}]
+    if ability.discard_cost and len(hand) > ability.discard_cost:
+        n = ability.discard_cost
+        seen = {tuple(sorted(c.card for c in hand[len(hand) - n :]))}  # the default: the last ones
+        for combo in itertools.combinations(hand, n):
+            names = tuple(sorted(c.card for c in combo))
+            if names not in seen:
+                seen.add(names)
+                discards.append({"discard": [c.id or "" for c in combo]})
+    exiles: list[dict[str, object]] = [{}]
+    if ability.exiled_card_cost:
+        exiled = sorted((c.id or "", c.card) for p in state.players for c in p.exile if c.exiled_with == source)
+        kinds = {card for _, card in exiled[:1]}  # the default: the smallest id
+        for cid, card in exiled[1:]:
+            if card not in kinds:
+                kinds.add(card)
+                exiles.append({"exiled": cid})
+    if len(discards) == 1 and len(exiles) == 1:
+        return actions
+    return [a.model_copy(update={**d, **e}) for a in actions for d in discards for e in exiles]
+
+
+def _activations(game: Game, player: str, source: str, number: int, listed: Listing) -> list[Action]:
     probe = Activate(source=source, ability=number, by=player)
     key = f"{source}/{number}"
     if (source, number) in listed.activate_now:
