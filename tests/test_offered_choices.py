@@ -356,8 +356,12 @@ def _broad_statements(game: Game) -> list[ChooseOrder]:
         for hand in ([c.id or "" for c in p.hand] for p in state.players):
             sizes = (2, 3) if len(hand) <= 4 else (2,)
             out += [ChooseOrder(by=who, discards=list(s)) for k in sizes for s in itertools.combinations(hand, k)]
-        # the card picked for each object on the stack, or its source: each object
-        keys = sorted({s.id or "" for s in state.stack} | {s.source for s in state.stack if s.source})
+        # the card picked for each object on the stack, its source, or a permanent: each object
+        keys = sorted(
+            {s.id or "" for s in state.stack}
+            | {s.source for s in state.stack if s.source}
+            | {p.id or "" for p in state.permanents()}
+        )
         out += [ChooseOrder(by=who, picks={k: o}) for k in keys for o in [*objects, ""]]
     return out
 
@@ -1461,3 +1465,38 @@ def test_every_exiled_card_to_put_into_a_graveyard_for_a_cost_is_offered() -> No
     assert accepted == offered and len(offered) == 2
     game.push(Activate(source="maw", ability=1, by="alice", exiled="elves"))
     assert [c.id for c in game.state.player("alice").graveyard] == ["elves"]
+
+
+def test_every_card_forbidden_crypt_can_return_is_offered() -> None:
+    # CR 614.11: alice's draw is replaced by returning a card from her graveyard to her hand:
+    # the Bears or a Lightning Bolt (two of one name are one choice), her choice (by default
+    # the card put there last); stated, it is returned at her draw step
+    game = Game.from_state(
+        {
+            "turn": 3,
+            "active": "alice",
+            "step": "upkeep",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "crypt", "card": "Forbidden Crypt"}],
+                    "graveyard": [
+                        {"id": "bolt", "card": "Lightning Bolt"},
+                        {"id": "bears", "card": "Grizzly Bears"},
+                        {"id": "bolt_2", "card": "Lightning Bolt"},
+                    ],
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "library": ["Forest"] * 3},
+            ],
+        }
+    )
+    assert _picks(game) == [{"crypt": "bears"}, {"crypt": "bolt"}]
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+    # the Bears, the first Bolt, the second (the default): the Bolts' positions differ by id only
+    assert len(_check_statements(game, event, names_default=True)) == 3
+    game.push(ChooseOrder(by="alice", picks={"crypt": "bears"}))
+    assert _picks(game) == []
+    for action in event:
+        game.push(action)
+    assert game.state.step == "draw" and [c.id for c in game.state.player("alice").hand] == ["bears"]

@@ -50,7 +50,7 @@ _ON_STACK = re.compile(
     r'"may":true|"(discard|put_from_hand|discard_chosen|search|reveal_top|return_to_battlefield|prevent_next_from'
     r'|sacrifice_one)":[^n]|"(champion|provoke|named_card_cant_be_cast|enters_as_copy\w*|chosen)"'
 )
-_ON_PERMANENT = re.compile(r"\bskip_turn_to_untap\b")
+_ON_PERMANENT = re.compile(r"\b(skip_turn_to_untap|draws_return_from_graveyard)\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
 # a replacement or prevention effect that could apply with another to one event (616.1)
 _REPLACES = re.compile(

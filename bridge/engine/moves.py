@@ -219,7 +219,8 @@ def lose(pool: CardPool | None, state: GameState, player: str) -> GameState:
 def return_instead_of_draw(state: GameState, player: str, pool: CardPool | None = None) -> GameState:
     """CR 614.11, 614.11a: one draw of the player, as the rules show it replaced now (each
     draw of a sequence is asked about in turn): a card returned from the graveyard to the
-    hand (the player's choice; the bridge's default: the card put there last), or the game
+    hand (the player's choice, stated ahead as the pick for the source, ``picks``, while it is in
+    the graveyard; the bridge's default: the card put there last), or the game
     lost when there is none (Forbidden Crypt); dredge: the top N cards of the library milled
     and the card returned from the graveyard to the hand (702.49a); not replaced any more, the
     card is drawn."""
@@ -243,8 +244,10 @@ def return_instead_of_draw(state: GameState, player: str, pool: CardPool | None 
             for p in state.players
         ]
         return state.model_copy(update={"players": players})
+    me = state.player(player)
+    card = next((c for c in me.graveyard if c.id == me.picks.get(found.id)), me.graveyard[-1])
     players = [
-        p.model_copy(update={"graveyard": p.graveyard[:-1], "hand": [*p.hand, p.graveyard[-1]]})
+        p.model_copy(update={"graveyard": [c for c in p.graveyard if c.id != card.id], "hand": [*p.hand, card]})
         if p.name == player
         else p
         for p in state.players
