@@ -277,7 +277,9 @@ class ChooseOrder(Model):
         "permanent champion exiles (CR 702.69a), the card put from his or her hand onto the battlefield "
         "(608.2d), the card chosen from a revealed hand to discard (701.7b), the card found in a library "
         'search (701.14a), or no card, "", for a search for a card with a stated quality that finds none '
-        "(701.14b); a source not named, or a card that can't be picked then, takes the default",
+        "(701.14b); keyed by a permanent, the card its replacement effect returns from the graveyard instead "
+        "of a draw (Forbidden Crypt, 614.11); a source not named, or a card that can't be picked then, takes "
+        "the default",
     )
     timestamps: list[str] | None = Field(
         None,

@@ -301,7 +301,7 @@ class Player(Model):
         description="source -> the card the player picks as its spell or ability resolves, while it "
         "can be picked: the other permanent champion exiles (CR 702.69a), the card put from his or her "
         "hand (608.2d), the card discarded from a revealed hand (701.7b), the card found in a library "
-        '(701.14a), or none, "" (701.14b); otherwise the default',
+        '(701.14a), or none, "" (701.14b), the card returned instead of a draw (614.11); otherwise the default',
     )
     trigger_order: list[str] = Field(
         default_factory=list,
