@@ -1500,3 +1500,62 @@ def test_every_card_forbidden_crypt_can_return_is_offered() -> None:
     for action in event:
         game.push(action)
     assert game.state.step == "draw" and [c.id for c in game.state.player("alice").hand] == ["bears"]
+
+
+def test_every_order_of_the_cards_nefarious_lich_exiles_is_offered() -> None:
+    # CR 614.1a: Lightning Bolt would deal 3 damage to alice, who controls Nefarious Lich: she
+    # exiles three cards from her graveyard instead, her choice (by default those put there
+    # first). Every list of her graveyard's cards stated (up to four) reaches the positions
+    # the offered statements reach, one card added at a time (two Bolts are one kind)
+    game = Game.from_state(
+        {
+            "turn": 4,
+            "active": "bob",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "lich", "card": "Nefarious Lich"}],
+                    "graveyard": [
+                        {"id": "bolt", "card": "Lightning Bolt"},
+                        {"id": "bears", "card": "Grizzly Bears"},
+                        {"id": "bolt_2", "card": "Lightning Bolt"},
+                        {"id": "forest", "card": "Forest"},
+                    ],
+                    "library": ["Forest"] * 3,
+                },
+                {"name": "bob", "hand": [{"id": "spell", "card": "Lightning Bolt"}], "battlefield": ["Mountain"]},
+            ],
+        }
+    )
+    game.push(Cast(card="spell", targets=["alice"], by="bob"))
+    game.push(Pass(by="bob"))
+    event: list[Action] = [Pass(by="alice")]
+
+    def exiled(statement: ChooseOrder | None) -> frozenset[str]:
+        pushed = [statement] if statement is not None else []
+        for action in [*pushed, *event]:
+            game.push(action)
+        # cards of one name are alike: what is exiled, by name and count
+        names = frozenset(
+            f"{c.card}#{i}" for i, c in enumerate(sorted(game.state.player("alice").exile, key=lambda c: c.card))
+        )
+        for _ in range(len(pushed) + len(event)):
+            game.pop()
+        return names
+
+    ids = ["bolt", "bears", "bolt_2", "forest"]
+    stated = [list(p) for k in range(5) for p in itertools.permutations(ids, k)]
+    accepted = {exiled(ChooseOrder(by="alice", exiles=s)) for s in stated}
+
+    def offered(depth: int) -> set[frozenset[str]]:
+        found = {exiled(None)}
+        if depth:
+            for statement in [a for a in _offered_statements(game) if a.exiles]:
+                game.push(statement)
+                found |= offered(depth - 1)
+                game.pop()
+        return found
+
+    assert sorted(a.exiles[0] for a in _offered_statements(game) if a.exiles) == ["bears", "bolt", "forest"]
+    assert offered(3) == accepted and len(accepted) == 3

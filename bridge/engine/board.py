@@ -346,6 +346,7 @@ class Board:
             chosen += list(action.timestamps or [])
             chosen += list(action.discards or [])
             chosen += list(action.sacrifices or [])
+            chosen += list(action.exiles or [])
             # a pick of no card ("") finds nothing in a search (701.14b)
             chosen += [x for pair in (action.picks or {}).items() for x in pair if x]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:

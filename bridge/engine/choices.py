@@ -50,7 +50,7 @@ _ON_STACK = re.compile(
     r'"may":true|"(discard|put_from_hand|discard_chosen|search|reveal_top|return_to_battlefield|prevent_next_from'
     r'|sacrifice_one)":[^n]|"(champion|provoke|named_card_cant_be_cast|enters_as_copy\w*|chosen)"'
 )
-_ON_PERMANENT = re.compile(r"\b(skip_turn_to_untap|draws_return_from_graveyard)\b")
+_ON_PERMANENT = re.compile(r"\b(skip_turn_to_untap|draws_return_from_graveyard|damage_to_you_exiles_graveyard)\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
 # a replacement or prevention effect that could apply with another to one event (616.1)
 _REPLACES = re.compile(
@@ -191,6 +191,7 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         if "copy" in chosen
     )
     facts += "".join(f"\ndiscards_stated({asp_string(player)}, {asp_string(x)})." for x in me.discard_order)
+    facts += "".join(f"\nexiles_stated({asp_string(player)}, {asp_string(x)})." for x in me.exile_order)
     model = answer(board.modules(*CHOICES, pt=False), facts).model
     stated = me.as_enters
     out: list[ChooseOrder] = []
@@ -209,6 +210,8 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         elif choice.match("pick", 2):
             key, card = (symbol_text(a) for a in choice.arguments)
             out.append(ChooseOrder(by=player, picks={**me.picks, key: card}))
+        elif choice.match("exile", 1):
+            out.append(ChooseOrder(by=player, exiles=[*me.exile_order, symbol_text(choice.arguments[0])]))
         elif choice.match("sacrifice", 1):
             out.append(ChooseOrder(by=player, sacrifices=[*me.sacrifice_order, symbol_text(choice.arguments[0])]))
         elif choice.match("replacement", 1):

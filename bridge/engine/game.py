@@ -241,6 +241,7 @@ class Game(Board):
                     ("timestamp_order", action.timestamps),
                     ("discard_order", action.discards),
                     ("sacrifice_order", action.sacrifices),
+                    ("exile_order", action.exiles),
                     ("picks", action.picks),
                 )
                 if v is not None

@@ -277,8 +277,9 @@ def exile_from_graveyard_instead(
     state: GameState, amounts: dict[str, int], pool: CardPool | None = None, unable: Iterable[str] = ()
 ) -> GameState:
     """Nefarious Lich: damage to the player was replaced by exiling that many cards from his
-    or her graveyard (the player's choice; the bridge's default: those put there first); the
-    players the rules show ``unable`` to (combat/damage_dealing.lp) lose the game instead."""
+    or her graveyard (the player's choice: those he or she stated, ``exile_order``, that are
+    there, in order; then the bridge's default: those put there first); the players the rules
+    show ``unable`` to (combat/damage_dealing.lp) lose the game instead."""
     unable = set(unable)
     for name, n in sorted(amounts.items()):
         if n <= 0:
@@ -286,8 +287,11 @@ def exile_from_graveyard_instead(
         if name in unable:
             state = lose(pool, state, name)
             continue
+        me = state.player(name)
+        stated = [c for x in me.exile_order for c in me.graveyard if c.id == x]
+        going = [*stated, *(c for c in me.graveyard if c not in stated)][:n]
         players = [
-            p.model_copy(update={"graveyard": p.graveyard[n:], "exile": [*p.exile, *p.graveyard[:n]]})
+            p.model_copy(update={"graveyard": [c for c in p.graveyard if c not in going], "exile": [*p.exile, *going]})
             if p.name == name
             else p
             for p in state.players

@@ -266,6 +266,11 @@ class ChooseOrder(Model):
         description="cards in the player's hand: when he or she discards cards of his or her choice "
         "(CR 514.1, 701.7b), these are discarded first, in this order (the cards listed last after them)",
     )
+    exiles: list[str] | None = Field(
+        None,
+        description="cards in the player's graveyard: when an effect has him or her exile cards of his or her "
+        "choice from it (Nefarious Lich, CR 614.1a), these first, in this order (then those put there first)",
+    )
     sacrifices: list[str] | None = Field(
         None,
         description="permanents the player controls: when he or she sacrifices a permanent of his or her "

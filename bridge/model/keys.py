@@ -44,6 +44,7 @@ _PLAYER_REF_LISTS = (
     "declines",
     "discard_order",
     "sacrifice_order",
+    "exile_order",
     "trigger_order",
     "timestamp_order",
 )

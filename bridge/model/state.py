@@ -291,6 +291,11 @@ class Player(Model):
         description="the cards the player chooses to discard first, in this order, when he or she "
         "discards cards of his or her choice (CR 514.1, 701.7b); the cards listed last in the hand after them",
     )
+    exile_order: list[str] = Field(
+        default_factory=list,
+        description="the cards the player chooses to exile first from his or her graveyard, in this order, when "
+        "an effect has him or her exile cards of his or her choice from it (Nefarious Lich, CR 614.1a)",
+    )
     sacrifice_order: list[str] = Field(
         default_factory=list,
         description="the permanents the player chooses to sacrifice first, in this order, when he or she "
