@@ -329,7 +329,9 @@ def order_choices(board: Board) -> list[OrderBlockers | OrderAttackers]:
 
 def defender_has_choice(board: Board) -> bool:
     """Does the defending player choose how a blocking creature divides its combat damage
-    (CR 510.1d: one blocking two or more attackers)?  The rules list the divisions."""
+    (CR 510.1d: one blocking two or more attackers), or what a prevention shield on him or her
+    or a creature of his or hers prevents of two or more sources' damage (615.7)?  The rules
+    list the divisions and the choices."""
     state = board.state
     defender = state.opponent(state.active)
     if not any(len(p.blocking) > 1 for p in state.permanents()) and not _shielded(state, defender):
@@ -349,9 +351,10 @@ def _shielded(state: GameState, player: str) -> bool:
 def damage_choices(board: Board, player: str) -> list[AssignDamage]:
     """CR 510.1: the player's announcements of how his or her creatures in combat (attacking
     for the active player, blocking for the other) assign their combat damage: every legal
-    assignment of them together, as the rules list them, one for each different result of
-    dealing it (what the rules say the damage does), the default assignment first (written
-    as no assignment; the others name the creatures whose damage differs from it)."""
+    assignment of them together, as the rules list them, each with each choice of what the
+    shields on the player and his or her creatures prevent (615.7), one for each different
+    result of dealing it (what the rules say the damage does), the default assignment first
+    (written as no assignment; the others name the creatures whose damage differs from it)."""
     state = board.state
     attacking = player == state.active
     mine = [

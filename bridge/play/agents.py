@@ -265,9 +265,10 @@ def _damage_decision(game: Game) -> Decision:
     how the attacking creatures assign their combat damage, then the defending player how the
     blocking creatures assign theirs; damage is dealt once both have (510.2), and the active
     player receives priority (510.4).  When the defending player has a choice (a creature
-    blocking two or more attackers), each announcement is a decision of its own (the default
-    first).  Otherwise the active player's decision is as it has been: passing deals the damage
-    as assigned by default and passes; each other division of the attacking creatures' damage
+    blocking two or more attackers, or a shield of his or hers meeting two or more sources'
+    damage, 615.7), each announcement is a decision of its own (the default first).
+    Otherwise the active player's decision is as it has been: passing deals the damage as
+    assigned by default and passes; each other division of the attacking creatures' damage
     (the default one first) deals it and leaves priority with the active player."""
     state = game.state
     active, defender = state.active, state.opponent(state.active)
