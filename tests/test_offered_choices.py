@@ -1559,3 +1559,38 @@ def test_every_order_of_the_cards_nefarious_lich_exiles_is_offered() -> None:
 
     assert sorted(a.exiles[0] for a in _offered_statements(game) if a.exiles) == ["bears", "bolt", "forest"]
     assert offered(3) == accepted and len(accepted) == 3
+
+
+def test_a_card_named_twice_in_a_statement_is_moved_once() -> None:
+    # a card stated twice to exile (Nefarious Lich), or named twice to discard for a cost, is
+    # one card: it leaves once, and no card is made twice
+    game = Game.from_state(
+        {
+            "turn": 4,
+            "active": "bob",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "battlefield": [{"id": "lich", "card": "Nefarious Lich"}, {"id": "tog", "card": "Psychatog"}],
+                    "hand": [{"id": "bears", "card": "Grizzly Bears"}, {"id": "elves", "card": "Llanowar Elves"}],
+                    "graveyard": [
+                        {"id": "bolt", "card": "Lightning Bolt"},
+                        {"id": "growth", "card": "Giant Growth"},
+                        {"id": "forest", "card": "Forest"},
+                    ],
+                },
+                {"name": "bob", "hand": [{"id": "spell", "card": "Lightning Bolt"}], "battlefield": ["Mountain"]},
+            ],
+        }
+    )
+    game.push(ChooseOrder(by="alice", exiles=["forest", "forest"]))
+    game.push(Cast(card="spell", targets=["alice"], by="bob"))
+    game.push(Pass(by="bob"))
+    game.push(Pass(by="alice"))
+    me = game.state.player("alice")
+    assert sorted(c.id for c in me.exile) == ["bolt", "forest", "growth"] and me.graveyard == []
+    game.push(Pass(by="bob"))
+    game.push(Activate(source="tog", ability=1, by="alice", discard=["bears", "bears"]))
+    me = game.state.player("alice")
+    assert [c.id for c in me.hand] == ["elves"] and [c.id for c in me.graveyard] == ["bears"]

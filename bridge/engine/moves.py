@@ -108,7 +108,7 @@ def discard(
     graveyard replacement effects may send them elsewhere (614.1a)."""
     hand = state.player(player).hand
     if first:
-        named = [c for x in first for c in hand if c.id == x]
+        named = [c for x in dict.fromkeys(first) for c in hand if c.id == x]
         hand = [c for c in hand if c.id not in set(first)] + named
         players = [p.model_copy(update={"hand": hand}) if p.name == player else p for p in state.players]
         state = updated(state, players=players)
@@ -137,7 +137,7 @@ def discard_by_choice(state: GameState, player: str, n: int, pool: CardPool | No
     in the hand first, in that order, then the default, the cards listed last."""
     hand = state.player(player).hand
     ids = {c.id for c in hand}
-    first = [x for x in state.player(player).discard_order if x in ids][: max(n, 0)]
+    first = [x for x in dict.fromkeys(state.player(player).discard_order) if x in ids][: max(n, 0)]
     if not first:
         return discard(state, player, n, pool)
     rest = [c for c in hand if c.id not in first]
@@ -288,7 +288,7 @@ def exile_from_graveyard_instead(
             state = lose(pool, state, name)
             continue
         me = state.player(name)
-        stated = [c for x in me.exile_order for c in me.graveyard if c.id == x]
+        stated = [c for x in dict.fromkeys(me.exile_order) for c in me.graveyard if c.id == x]
         going = [*stated, *(c for c in me.graveyard if c not in stated)][:n]
         players = [
             p.model_copy(update={"graveyard": [c for c in p.graveyard if c not in going], "exile": [*p.exile, *going]})
