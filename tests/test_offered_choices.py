@@ -316,6 +316,7 @@ def _position(game: Game) -> str:
         "discard_order": [],
         "sacrifice_order": [],
         "picks": {},
+        "unfound": {},
     }
     players = [
         p.model_copy(update={**cleared, "graveyard": sorted(p.graveyard, key=lambda c: c.id or "")})
@@ -1594,3 +1595,61 @@ def test_a_card_named_twice_in_a_statement_is_moved_once() -> None:
     game.push(Activate(source="tog", ability=1, by="alice", discard=["bears", "bears"]))
     me = game.state.player("alice")
     assert [c.id for c in me.hand] == ["elves"] and [c.id for c in me.graveyard] == ["bears"]
+
+
+def test_every_count_of_cards_splinter_leaves_unfound_is_offered() -> None:
+    # CR 701.14b: Splinter exiles bob's Howling Mine and searches his graveyard, hand and
+    # library for the others: the one in his graveyard must be found; of the two in his hand
+    # and the two in his library alice may find none, one or both (nine outcomes). Every set
+    # of hidden cards stated unfound reaches the outcomes the offered statements reach, one
+    # card added at a time (two Howling Mines in one zone are one kind)
+    mine = "Howling Mine"
+    game = Game.from_state(
+        {
+            "active": "alice",
+            "step": "main1",
+            "players": [
+                {"name": "alice", "hand": [{"id": "spl", "card": "Splinter"}], "battlefield": ["Forest"] * 4},
+                {
+                    "name": "bob",
+                    "battlefield": [{"id": "mine", "card": mine}],
+                    "graveyard": [{"id": "m0", "card": mine}],
+                    "hand": [{"id": "h1", "card": mine}, {"id": "h2", "card": mine}],
+                    "library": [{"id": "m1", "card": mine}, "Island", {"id": "m2", "card": mine}],
+                },
+            ],
+        }
+    )
+    game.push(Cast(card="spl", targets=["mine"], by="alice"))
+    event: list[Action] = [Pass(by="alice"), Pass(by="bob")]
+
+    def found(statement: ChooseOrder | None) -> tuple[int, int, int, int]:
+        pushed = [statement] if statement is not None else []
+        for action in [*pushed, *event]:
+            game.push(action)
+        bob = game.state.player("bob")
+        # cards of one name in one zone are alike: how many Howling Mines are where
+        reached = tuple(sum(c.card == mine for c in z) for z in (bob.hand, bob.library, bob.graveyard, bob.exile))
+        for _ in range(len(pushed) + len(event)):
+            game.pop()
+        return reached  # type: ignore[return-value]
+
+    hidden = ["h1", "h2", "m1", "m2"]
+    stated = [list(s) for k in range(5) for s in itertools.combinations(hidden, k)]
+    accepted = {found(ChooseOrder(by="alice", unfound={"spl": s})) for s in stated}
+
+    def offered(depth: int) -> set[tuple[int, int, int, int]]:
+        reached = {found(None)}
+        if depth:
+            for statement in [a for a in _offered_statements(game) if a.unfound]:
+                game.push(statement)
+                reached |= offered(depth - 1)
+                game.pop()
+        return reached
+
+    assert found(None) == (0, 0, 0, 6)  # by default all are found (and the one exiled)
+    assert sorted(a.unfound["spl"][0] for a in _offered_statements(game) if a.unfound) == ["h1", "m1"]
+    assert offered(4) == accepted and len(accepted) == 9
+    # the graveyard's card must be found, and the Island is no card to leave
+    assert not _accepted(game, ChooseOrder(by="alice", unfound={"spl": ["m0"]}))
+    assert found(ChooseOrder(by="alice", unfound={"spl": ["h1", "island"]})) == (1, 0, 0, 5)

@@ -349,6 +349,7 @@ class Board:
             chosen += list(action.exiles or [])
             # a pick of no card ("") finds nothing in a search (701.14b)
             chosen += [x for pair in (action.picks or {}).items() for x in pair if x]
+            chosen += [x for source, cards in (action.unfound or {}).items() for x in (source, *cards)]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
                 if source != "prevention_shield":
                     self._require_object(source, "choose_order")
@@ -359,15 +360,21 @@ class Board:
                 for k, v in c.items()
                 if k in ("color", "creature_type", "land_type", "attacking")
             ]
-            if named or values or action.discards or action.picks or action.sacrifices:
+            if named or values or action.discards or action.picks or action.sacrifices or action.unfound:
                 # CR 614.12: the card names and values stated are judged by the rules
                 # (stack/choices.lp); CR 701.7a: so are the cards stated to discard (in the hand);
                 # CR 701.13a: the permanents stated to sacrifice (his or hers);
-                # CR 608.2d, 701.7b, 701.14a, 702.69a: and the cards stated to pick
+                # CR 608.2d, 701.7b, 701.14a, 702.69a: the cards stated to pick; CR 701.14b: and
+                # those a search leaves unfound (in a hidden zone)
                 facts = "".join(f"\nstated_card_name({asp_string(o)}, {asp_string(n)})." for o, n in named)
                 facts += "".join(
                     f"\nstated_pick({asp_string(action.by)}, {asp_string(s)}, {asp_string(x)})."
                     for s, x in sorted((action.picks or {}).items())
+                )
+                facts += "".join(
+                    f"\nstated_unfound({asp_string(action.by)}, {asp_string(s)}, {asp_string(x)})."
+                    for s, xs in sorted((action.unfound or {}).items())
+                    for x in xs
                 )
                 facts += "".join(
                     f"\nstated_discard({asp_string(action.by)}, {asp_string(x)})." for x in action.discards or []

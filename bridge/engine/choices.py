@@ -48,7 +48,7 @@ __all__ = ["open_choices"]
 # graveyard
 _ON_STACK = re.compile(
     r'"may":true|"(discard|put_from_hand|discard_chosen|search|reveal_top|return_to_battlefield|prevent_next_from'
-    r'|sacrifice_one)":[^n]|"(champion|provoke|named_card_cant_be_cast|enters_as_copy\w*|chosen)"'
+    r'|sacrifice_one|exile_same_name)":[^n]|"(champion|provoke|named_card_cant_be_cast|enters_as_copy\w*|chosen)"'
 )
 _ON_PERMANENT = re.compile(r"\b(skip_turn_to_untap|draws_return_from_graveyard|damage_to_you_exiles_graveyard)\b")
 _IN_GRAVEYARD = re.compile(r"\bdredge\b")
@@ -210,6 +210,9 @@ def open_choices(board: Board, player: str) -> list[ChooseOrder]:
         elif choice.match("pick", 2):
             key, card = (symbol_text(a) for a in choice.arguments)
             out.append(ChooseOrder(by=player, picks={**me.picks, key: card}))
+        elif choice.match("unfound", 2):
+            key, card = (symbol_text(a) for a in choice.arguments)
+            out.append(ChooseOrder(by=player, unfound={**me.unfound, key: [*me.unfound.get(key, []), card]}))
         elif choice.match("exile", 1):
             out.append(ChooseOrder(by=player, exiles=[*me.exile_order, symbol_text(choice.arguments[0])]))
         elif choice.match("sacrifice", 1):

@@ -148,6 +148,10 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     lines += [f"declines({p}, {asp_string(src)})." for src in player.declines]
     # CR 608.2d, 701.7b, 701.14a, 702.69a: the card the player picks as a source's object resolves
     lines += [f"picks({p}, {asp_string(a)}, {asp_string(b)})." for a, b in sorted(player.picks.items())]
+    # CR 701.14b: the cards a source's search of hidden zones leaves unfound
+    lines += [
+        f"unfound({p}, {asp_string(a)}, {asp_string(x)})." for a, xs in sorted(player.unfound.items()) for x in xs
+    ]
     # CR 508.5: the player or planeswalker a creature put onto the battlefield attacking attacks
     lines += [
         f"stated_attacks({p}, {asp_string(o)}, {asp_string(c['attacking'])})."

@@ -243,6 +243,7 @@ class Game(Board):
                     ("sacrifice_order", action.sacrifices),
                     ("exile_order", action.exiles),
                     ("picks", action.picks),
+                    ("unfound", action.unfound),
                 )
                 if v is not None
             }

@@ -201,6 +201,7 @@ MESSAGES: dict[str, str] = {
     "put_pick_not_choosable": "{2} is not a card of the quality in {0}'s hand, to put onto the battlefield for {1}",
     "discard_pick_not_choosable": "{2} is not a card of the quality in the revealed hand, for {0} to choose for {1}",
     "search_pick_not_choosable": "{2} is not a card of the quality in {0}'s library, to find for {1}",
+    "unfound_not_hidden": "{2} is not a card in a hand or a library, for the search from {1} to leave unfound",
     "sacrifice_not_controlled": "{1} is not a permanent {0} controls, to sacrifice by choice",
     "attack_target_not_choosable": "{1} is neither a player nor a planeswalker, for {0} to attack as it enters",
     "chosen_value_not_of_its_kind": "{1} is none of the values to choose from as {0} enters",

@@ -286,6 +286,11 @@ class ChooseOrder(Model):
         "of a draw (Forbidden Crypt, 614.11); a source not named, or a card that can't be picked then, takes "
         "the default",
     )
+    unfound: dict[str, list[str]] | None = Field(
+        None,
+        description="source -> the cards in a hand or a library that its search for all cards with a stated "
+        "quality doesn't find (Splinter, CR 701.14b); the others are found",
+    )
     timestamps: list[str] | None = Field(
         None,
         description="objects that received their timestamps at the same time (entering or becoming "

@@ -102,6 +102,10 @@ def canonical_form(state: GameState) -> dict[str, Json]:
         if "trigger_targets" in player:
             pairs = [(names.ref(k), [names.ref(t) for t in v]) for k, v in player["trigger_targets"].items()]
             player["trigger_targets"] = _sorted_pairs(pairs)
+        if "unfound" in player:
+            # a set of cards for each source: their order tells nothing
+            pairs = [(names.ref(k), sorted(names.ref(t) for t in v)) for k, v in player["unfound"].items()]
+            player["unfound"] = _sorted_pairs(pairs)
         if "trigger_modes" in player:
             player["trigger_modes"] = _sorted_pairs([(names.ref(k), v) for k, v in player["trigger_modes"].items()])
         if "as_enters" in player:

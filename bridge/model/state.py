@@ -308,6 +308,11 @@ class Player(Model):
         "hand (608.2d), the card discarded from a revealed hand (701.7b), the card found in a library "
         '(701.14a), or none, "" (701.14b), the card returned instead of a draw (614.11); otherwise the default',
     )
+    unfound: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="source -> the cards in a hand or a library that its search for all cards with a stated "
+        "quality doesn't find (CR 701.14b); the others are found",
+    )
     trigger_order: list[str] = Field(
         default_factory=list,
         description="the player's choice of order for his or "
