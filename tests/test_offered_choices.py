@@ -1653,3 +1653,84 @@ def test_every_count_of_cards_splinter_leaves_unfound_is_offered() -> None:
     # the graveyard's card must be found, and the Island is no card to leave
     assert not _accepted(game, ChooseOrder(by="alice", unfound={"spl": ["m0"]}))
     assert found(ChooseOrder(by="alice", unfound={"spl": ["h1", "island"]})) == (1, 0, 0, 5)
+
+
+def _pariah(alice: list[object], shield: int = 0) -> Game:
+    """Alice's Pariah enchants her Wall of Stone, beside the permanents given, over a
+    graveyard of four Forests; bob casts Lightning Bolt at her and passes."""
+    game = Game.from_state(
+        {
+            "turn": 4,
+            "active": "bob",
+            "step": "main1",
+            "players": [
+                {
+                    "name": "alice",
+                    "prevention_shield": shield,
+                    "battlefield": [
+                        {"id": "pariah", "card": "Pariah", "attached_to": "wall"},
+                        {"id": "wall", "card": "Wall of Stone"},
+                        *alice,
+                    ],
+                    "graveyard": ["Forest"] * 4,
+                },
+                {"name": "bob", "hand": [{"id": "spell", "card": "Lightning Bolt"}], "battlefield": ["Mountain"]},
+            ],
+        }
+    )
+    game.push(Cast(card="spell", targets=["alice"], by="bob"))
+    game.push(Pass(by="bob"))
+    return game
+
+
+def _after_bolt(game: Game, statement: ChooseOrder | None) -> tuple[int, int, int, int]:
+    """Alice's life, the damage on her Wall, the cards she exiled and her shield after the
+    statement and the Bolt."""
+    pushed = [statement] if statement is not None else []
+    for action in [*pushed, Pass(by="alice")]:
+        game.push(action)
+    me = game.state.player("alice")
+    wall = next(p.damage for p in me.battlefield if p.id == "wall")
+    reached = (me.life, wall, len(me.exile), me.prevention_shield)
+    for _ in range(len(pushed) + 1):
+        game.pop()
+    return reached
+
+
+def test_every_order_of_pariah_and_the_effects_on_damage_to_its_player_is_offered() -> None:
+    # CR 616.1, 614.9, 615.9, 614.1a: the Bolt's 3 damage to alice, who controls Pariah,
+    # Guardian Seraph and Nefarious Lich: redirected to the Wall first (3, the default); 1
+    # prevented, then 2 redirected; 1 prevented, then 2 cards exiled instead; 3 cards exiled
+    # instead. Every order stated reaches the outcomes the offered statements reach, a source
+    # named at a time; once the damage is redirected, the others no longer apply (616.1d)
+    game = _pariah([{"id": "seraph", "card": "Guardian Seraph"}, {"id": "lich", "card": "Nefarious Lich"}])
+    sources = ["pariah", "seraph", "lich"]
+    stated = [list(p) for k in range(4) for p in itertools.permutations(sources, k)]
+    accepted = {_after_bolt(game, ChooseOrder(by="alice", replacements=s)) for s in stated}
+
+    def offered(depth: int) -> set[tuple[int, int, int, int]]:
+        reached = {_after_bolt(game, None)}
+        if depth:
+            for statement in [a for a in _offered_statements(game) if a.replacements]:
+                game.push(statement)
+                reached |= offered(depth - 1)
+                game.pop()
+        return reached
+
+    assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["lich"], ["pariah"], ["seraph"]]
+    assert _after_bolt(game, None) == (20, 3, 0, 0)
+    assert offered(2) == accepted == {(20, 3, 0, 0), (20, 2, 0, 0), (20, 0, 2, 0), (20, 0, 3, 0)}
+
+
+def test_an_effect_applied_before_pariah_redirects_the_damage_applies_once() -> None:
+    # CR 614.5, 616.1d: Furnace of Rath doubles the Bolt's damage to alice, then Pariah deals
+    # the 6 to her Wall: Furnace doesn't double it again; by default Pariah applies first and
+    # Furnace then doubles the damage to the Wall, 6 as well. CR 615.7: her prevention shield
+    # of 2, named before Pariah, prevents 2 of the damage to her first (the Wall is dealt 1,
+    # which Furnace then doubles; or 6 less 2 after Furnace); after Pariah, none (it stays)
+    game = _pariah([{"id": "furnace", "card": "Furnace of Rath"}], shield=2)
+    assert _after_bolt(game, None) == (20, 6, 0, 2)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace"])) == (20, 6, 0, 2)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["prevention_shield"])) == (20, 2, 0, 0)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace", "prevention_shield"])) == (20, 4, 0, 0)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["pariah", "prevention_shield"])) == (20, 6, 0, 2)

@@ -58,7 +58,7 @@ _REPLACES = re.compile(
     r"|damage_to_you_exiles_graveyard|exile_opponents_graveyard_cards|exile_your_graveyard_cards"
     r"|exile_permanents_instead_of_graveyard|other_creatures_exiled_instead_of_graveyard"
     r"|shuffle_into_library_instead_of_graveyard|replaces_losing|draws_return_from_graveyard"
-    r"|life_gain_draws_instead|dredge)\b"
+    r"|life_gain_draws_instead|dredge|damage_to_you_redirected_to_enchanted)\b"
 )
 # a card that can change a maximum hand size (402.2), on a permanent or in an effect
 _HAND_SIZE = re.compile(r'"(set|modify)_max_hand_size":[^n]')
