@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 
@@ -31,6 +33,8 @@ from bridge.model.errors import IllegalActionError, InputError
 from bridge.model.keys import canonical_text
 from bridge.play.agents import decisions
 from bridge.play.brute import action_key
+
+T = TypeVar("T")
 
 
 def _game(hand: list[object], battlefield: list[object], theirs: list[object] | None = None) -> Game:
@@ -369,6 +373,18 @@ def _broad_statements(game: Game) -> list[ChooseOrder]:
 
 def _offered_statements(game: Game) -> list[ChooseOrder]:
     return [a for a in decisions(game).options if isinstance(a, ChooseOrder)]
+
+
+def _walk_offered(game: Game, chosen: Callable[[ChooseOrder], object], outcome: Callable[[], T], depth: int) -> set[T]:
+    """The outcomes reached stating nothing more, or the offered statements for which
+    ``chosen`` is true, one after another, up to ``depth`` of them."""
+    reached = {outcome()}
+    if depth:
+        for statement in [a for a in _offered_statements(game) if chosen(a)]:
+            game.push(statement)
+            reached |= _walk_offered(game, chosen, outcome, depth - 1)
+            game.pop()
+    return reached
 
 
 def _check_statements(game: Game, event: list[Action], names_default: bool = False) -> set[str]:
@@ -1550,13 +1566,7 @@ def test_every_order_of_the_cards_nefarious_lich_exiles_is_offered() -> None:
     accepted = {exiled(ChooseOrder(by="alice", exiles=s)) for s in stated}
 
     def offered(depth: int) -> set[frozenset[str]]:
-        found = {exiled(None)}
-        if depth:
-            for statement in [a for a in _offered_statements(game) if a.exiles]:
-                game.push(statement)
-                found |= offered(depth - 1)
-                game.pop()
-        return found
+        return _walk_offered(game, lambda a: a.exiles, lambda: exiled(None), depth)
 
     assert sorted(a.exiles[0] for a in _offered_statements(game) if a.exiles) == ["bears", "bolt", "forest"]
     assert offered(3) == accepted and len(accepted) == 3
@@ -1639,13 +1649,7 @@ def test_every_count_of_cards_splinter_leaves_unfound_is_offered() -> None:
     accepted = {found(ChooseOrder(by="alice", unfound={"spl": s})) for s in stated}
 
     def offered(depth: int) -> set[tuple[int, int, int, int]]:
-        reached = {found(None)}
-        if depth:
-            for statement in [a for a in _offered_statements(game) if a.unfound]:
-                game.push(statement)
-                reached |= offered(depth - 1)
-                game.pop()
-        return reached
+        return _walk_offered(game, lambda a: a.unfound, lambda: found(None), depth)
 
     assert found(None) == (0, 0, 0, 6)  # by default all are found (and the one exiled)
     assert sorted(a.unfound["spl"][0] for a in _offered_statements(game) if a.unfound) == ["h1", "m1"]
@@ -1655,9 +1659,10 @@ def test_every_count_of_cards_splinter_leaves_unfound_is_offered() -> None:
     assert found(ChooseOrder(by="alice", unfound={"spl": ["h1", "island"]})) == (1, 0, 0, 5)
 
 
-def _pariah(alice: list[object], shield: int = 0) -> Game:
+def _pariah(alice: list[object], shield: int = 0, against: list[str] | None = None) -> Game:
     """Alice's Pariah enchants her Wall of Stone, beside the permanents given, over a
-    graveyard of four Forests; bob casts Lightning Bolt at her and passes."""
+    graveyard of four Forests, with a prevention shield and the sources whose next damage to
+    her is prevented (a Circle of Protection's); bob casts Lightning Bolt at her and passes."""
     game = Game.from_state(
         {
             "turn": 4,
@@ -1667,6 +1672,7 @@ def _pariah(alice: list[object], shield: int = 0) -> Game:
                 {
                     "name": "alice",
                     "prevention_shield": shield,
+                    "prevent_next_from": against or [],
                     "battlefield": [
                         {"id": "pariah", "card": "Pariah", "attached_to": "wall"},
                         {"id": "wall", "card": "Wall of Stone"},
@@ -1683,15 +1689,15 @@ def _pariah(alice: list[object], shield: int = 0) -> Game:
     return game
 
 
-def _after_bolt(game: Game, statement: ChooseOrder | None) -> tuple[int, int, int, int]:
-    """Alice's life, the damage on her Wall, the cards she exiled and her shield after the
-    statement and the Bolt."""
+def _after_bolt(game: Game, statement: ChooseOrder | None) -> tuple[int, int, int, int, int]:
+    """Alice's life, the damage on her Wall, the cards she exiled, her shield and the
+    sources whose next damage is still prevented after the statement and the Bolt."""
     pushed = [statement] if statement is not None else []
     for action in [*pushed, Pass(by="alice")]:
         game.push(action)
     me = game.state.player("alice")
     wall = next(p.damage for p in me.battlefield if p.id == "wall")
-    reached = (me.life, wall, len(me.exile), me.prevention_shield)
+    reached = (me.life, wall, len(me.exile), me.prevention_shield, len(me.prevent_next_from))
     for _ in range(len(pushed) + 1):
         game.pop()
     return reached
@@ -1708,18 +1714,12 @@ def test_every_order_of_pariah_and_the_effects_on_damage_to_its_player_is_offere
     stated = [list(p) for k in range(4) for p in itertools.permutations(sources, k)]
     accepted = {_after_bolt(game, ChooseOrder(by="alice", replacements=s)) for s in stated}
 
-    def offered(depth: int) -> set[tuple[int, int, int, int]]:
-        reached = {_after_bolt(game, None)}
-        if depth:
-            for statement in [a for a in _offered_statements(game) if a.replacements]:
-                game.push(statement)
-                reached |= offered(depth - 1)
-                game.pop()
-        return reached
+    def offered(depth: int) -> set[tuple[int, int, int, int, int]]:
+        return _walk_offered(game, lambda a: a.replacements, lambda: _after_bolt(game, None), depth)
 
     assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["lich"], ["pariah"], ["seraph"]]
-    assert _after_bolt(game, None) == (20, 3, 0, 0)
-    assert offered(2) == accepted == {(20, 3, 0, 0), (20, 2, 0, 0), (20, 0, 2, 0), (20, 0, 3, 0)}
+    assert _after_bolt(game, None) == (20, 3, 0, 0, 0)
+    assert offered(2) == accepted == {(20, 3, 0, 0, 0), (20, 2, 0, 0, 0), (20, 0, 2, 0, 0), (20, 0, 3, 0, 0)}
 
 
 def test_an_effect_applied_before_pariah_redirects_the_damage_applies_once() -> None:
@@ -1729,8 +1729,27 @@ def test_an_effect_applied_before_pariah_redirects_the_damage_applies_once() -> 
     # of 2, named before Pariah, prevents 2 of the damage to her first (the Wall is dealt 1,
     # which Furnace then doubles; or 6 less 2 after Furnace); after Pariah, none (it stays)
     game = _pariah([{"id": "furnace", "card": "Furnace of Rath"}], shield=2)
-    assert _after_bolt(game, None) == (20, 6, 0, 2)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace"])) == (20, 6, 0, 2)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["prevention_shield"])) == (20, 2, 0, 0)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace", "prevention_shield"])) == (20, 4, 0, 0)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["pariah", "prevention_shield"])) == (20, 6, 0, 2)
+    assert _after_bolt(game, None) == (20, 6, 0, 2, 0)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace"])) == (20, 6, 0, 2, 0)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["prevention_shield"])) == (20, 2, 0, 0, 0)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace", "prevention_shield"])) == (20, 4, 0, 0, 0)
+    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["pariah", "prevention_shield"])) == (20, 6, 0, 2, 0)
+
+
+def test_the_effects_that_prevent_all_damage_to_a_player_take_their_place_in_the_order() -> None:
+    # CR 616.1, 615.1a: the Bolt's next damage to alice is prevented (a Circle of Protection's
+    # shield against it); she also controls Nefarious Lich and Pariah. By default the
+    # prevention comes first (the shield is used); named after Pariah, the Wall is dealt 3;
+    # after the Lich, she exiles three cards; either way the shield stays for the next time.
+    # Every order stated reaches the outcomes the offered statements reach
+    game = _pariah([{"id": "lich", "card": "Nefarious Lich"}], against=["spell"])
+    sources = ["pariah", "lich", "prevention"]
+    stated = [list(p) for k in range(4) for p in itertools.permutations(sources, k)]
+    accepted = {_after_bolt(game, ChooseOrder(by="alice", replacements=s)) for s in stated}
+
+    def offered(depth: int) -> set[tuple[int, int, int, int, int]]:
+        return _walk_offered(game, lambda a: a.replacements, lambda: _after_bolt(game, None), depth)
+
+    assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["lich"], ["pariah"], ["prevention"]]
+    assert offered(2) == accepted == {(20, 0, 0, 0, 0), (20, 3, 0, 0, 1), (20, 0, 3, 0, 1)}
+    assert _after_bolt(game, None) == (20, 0, 0, 0, 0)

@@ -351,7 +351,7 @@ class Board:
             chosen += [x for pair in (action.picks or {}).items() for x in pair if x]
             chosen += [x for source, cards in (action.unfound or {}).items() for x in (source, *cards)]
             for source in [*(action.replacements or []), *(action.triggers or []), *(action.declines or []), *chosen]:
-                if source != "prevention_shield":
+                if source not in ("prevention_shield", "prevention"):
                     self._require_object(source, "choose_order")
             named = [(o, c["card_name"]) for o, c in (action.as_enters or {}).items() if "card_name" in c]
             values = [

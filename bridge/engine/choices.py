@@ -115,11 +115,14 @@ def _may_have_one(pool: CardPool, state: GameState, player: str) -> bool:
 
 def _replacements(pool: CardPool, state: GameState) -> int:
     """How many replacement and prevention effects are about (616.1): permanents, cards in
-    hands and graveyards with such an ability, and prevention shields (615.7)."""
+    hands and graveyards with such an ability, prevention shields (615.7) and the effects that
+    prevent all damage to a player."""
     perms = state.permanents()
     cards = [p.card for p in perms] + [c.card for p in state.players for z in (p.hand, p.graveyard) for c in z]
     shields = sum(bool(p.prevention_shield) for p in perms) + sum(bool(p.prevention_shield) for p in state.players)
-    return sum(_gives(pool, c, _REPLACES) for c in cards) + shields
+    # and the effects that prevent all damage to a player (615.1a)
+    whole = sum(bool(p.prevent_next_from or p.damage_prevented) for p in state.players) + state.combat_damage_prevented
+    return sum(_gives(pool, c, _REPLACES) for c in cards) + shields + whole
 
 
 def _may_discard_to(pool: CardPool, state: GameState, player: str) -> bool:

@@ -243,7 +243,8 @@ class ChooseOrder(Model):
         None,
         description="these sources' effects apply first, in this order; "
         "`prevention_shield` places the prevention shields (615.7), which "
-        "otherwise come first",
+        "otherwise come first, and `prevention` the effects that prevent all damage to the player "
+        "(615.1a), which otherwise come first too",
     )
     triggers: list[str] | None = Field(
         None, description="these sources' abilities go on the stack first, in this order (so they resolve last)"
