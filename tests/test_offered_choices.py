@@ -1724,16 +1724,19 @@ def test_every_order_of_pariah_and_the_effects_on_damage_to_its_player_is_offere
 
 def test_an_effect_applied_before_pariah_redirects_the_damage_applies_once() -> None:
     # CR 614.5, 616.1d: Furnace of Rath doubles the Bolt's damage to alice, then Pariah deals
-    # the 6 to her Wall: Furnace doesn't double it again; by default Pariah applies first and
-    # Furnace then doubles the damage to the Wall, 6 as well. CR 615.7: her prevention shield
-    # of 2, named before Pariah, prevents 2 of the damage to her first (the Wall is dealt 1,
-    # which Furnace then doubles; or 6 less 2 after Furnace); after Pariah, none (it stays)
+    # it to her Wall: Furnace doesn't double it again; named after Pariah, Furnace doubles the
+    # damage to the Wall instead. CR 615.7: her prevention shield of 2 comes first unless she
+    # places it: 1 left, dealt to the Wall (doubled there, or before: 2 either way); after
+    # Furnace, 6 less 2; after Pariah, it prevents nothing and stays
     game = _pariah([{"id": "furnace", "card": "Furnace of Rath"}], shield=2)
-    assert _after_bolt(game, None) == (20, 6, 0, 2, 0)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace"])) == (20, 6, 0, 2, 0)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["prevention_shield"])) == (20, 2, 0, 0, 0)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["furnace", "prevention_shield"])) == (20, 4, 0, 0, 0)
-    assert _after_bolt(game, ChooseOrder(by="alice", replacements=["pariah", "prevention_shield"])) == (20, 6, 0, 2, 0)
+
+    def bolt(*order: str) -> tuple[int, int, int, int, int]:
+        return _after_bolt(game, ChooseOrder(by="alice", replacements=list(order)) if order else None)
+
+    assert bolt() == bolt("furnace") == bolt("prevention_shield", "furnace") == (20, 2, 0, 0, 0)
+    assert bolt("furnace", "prevention_shield") == (20, 4, 0, 0, 0)
+    assert bolt("pariah", "prevention_shield") == bolt("pariah", "furnace", "prevention_shield") == (20, 6, 0, 2, 0)
+    assert bolt("furnace", "pariah", "prevention_shield") == (20, 6, 0, 2, 0)
 
 
 def test_the_effects_that_prevent_all_damage_to_a_player_take_their_place_in_the_order() -> None:
