@@ -1756,3 +1756,25 @@ def test_the_effects_that_prevent_all_damage_to_a_player_take_their_place_in_the
     assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["lich"], ["pariah"], ["prevention"]]
     assert offered(2) == accepted == {(20, 0, 0, 0, 0), (20, 3, 0, 0, 1), (20, 0, 3, 0, 1)}
     assert _after_bolt(game, None) == (20, 0, 0, 0, 0)
+
+
+def test_of_two_pariahs_the_one_named_first_redirects_the_damage() -> None:
+    # CR 614.9, 616.1d: alice's two Pariahs each enchant a Wall: the one she names first
+    # deals the Bolt's 3 damage to its Wall, and then the other no longer applies (the damage
+    # is no longer dealt to her); by default the smallest id
+    game = _pariah(
+        [
+            {"id": "pariah_2", "card": "Pariah", "attached_to": "wall_2"},
+            {"id": "wall_2", "card": "Wall of Stone"},
+        ]
+    )
+    assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["pariah"], ["pariah_2"]]
+    walls = []
+    for statement in (None, ChooseOrder(by="alice", replacements=["pariah_2"])):
+        for action in [*([statement] if statement else []), Pass(by="alice")]:
+            game.push(action)
+        me = game.state.player("alice")
+        walls.append((me.life, sorted((p.id or "", p.damage) for p in me.battlefield if p.card == "Wall of Stone")))
+        for _ in range(2 if statement else 1):
+            game.pop()
+    assert walls == [(20, [("wall", 3), ("wall_2", 0)]), (20, [("wall", 0), ("wall_2", 3)])]
