@@ -23,10 +23,12 @@ from bridge.model.actions import (
     Action,
     Activate,
     AnswerOffer,
+    AssignDamage,
     Cast,
     ChooseOrder,
     ChooseTargets,
     DeclareAttackers,
+    DeclareBlockers,
     Pass,
 )
 from bridge.model.errors import IllegalActionError, InputError
@@ -1778,3 +1780,46 @@ def test_of_two_pariahs_the_one_named_first_redirects_the_damage() -> None:
         for _ in range(2 if statement else 1):
             game.pop()
     assert walls == [(20, [("wall", 3), ("wall_2", 0)]), (20, [("wall", 0), ("wall_2", 3)])]
+
+
+def test_what_a_shield_before_pariah_prevents_of_two_attackers_is_offered() -> None:
+    # CR 615.7, 616.1, 614.9: bob's Child of Night (lifelink) and Gray Ogre, unblocked, would
+    # deal 2 combat damage each to alice; her prevention shield of 2 comes before Pariah, which
+    # deals the rest to her Wall. What the shield prevents of the two is her choice, offered
+    # as her announcement: the Child's 2 (the default, the smaller id), the Ogre's 2 (bob
+    # gains 2 through lifelink) or 1 of each (he gains 1)
+    game = Game.from_state(
+        {
+            "turn": 4,
+            "active": "bob",
+            "step": "declare_attackers",
+            "players": [
+                {
+                    "name": "alice",
+                    "prevention_shield": 2,
+                    "battlefield": [
+                        {"id": "pariah", "card": "Pariah", "attached_to": "wall"},
+                        {"id": "wall", "card": "Wall of Stone"},
+                    ],
+                },
+                {
+                    "name": "bob",
+                    "battlefield": [{"id": "child", "card": "Child of Night"}, {"id": "ogre", "card": "Gray Ogre"}],
+                },
+            ],
+        }
+    )
+    game.push(DeclareAttackers(attackers={"child": "alice", "ogre": "alice"}))
+    for action in (Pass(by="bob"), Pass(by="alice"), DeclareBlockers(blockers={})):
+        game.push(action)
+    game.push(Pass(by="bob"))
+    game.push(Pass(by="alice"))
+    game.push(AssignDamage(assignments={}, by="bob"))
+    offered = [a for a in decisions(game).options if isinstance(a, AssignDamage) and a.by == "alice"]
+    outcomes = set()
+    for announcement in offered:
+        game.push(announcement)
+        wall = next(p.damage for p in game.state.player("alice").battlefield if p.id == "wall")
+        outcomes.add((game.state.player("bob").life, wall, game.state.player("alice").prevention_shield))
+        game.pop()
+    assert len(offered) == 3 and outcomes == {(20, 2, 0), (21, 2, 0), (22, 2, 0)}
