@@ -1521,30 +1521,37 @@ def test_every_card_forbidden_crypt_can_return_is_offered() -> None:
     assert game.state.step == "draw" and [c.id for c in game.state.player("alice").hand] == ["bears"]
 
 
-def test_every_order_of_the_cards_nefarious_lich_exiles_is_offered() -> None:
-    # CR 614.1a: Lightning Bolt would deal 3 damage to alice, who controls Nefarious Lich: she
-    # exiles three cards from her graveyard instead, her choice (by default those put there
-    # first). Every list of her graveyard's cards stated (up to four) reaches the positions
-    # the offered statements reach, one card added at a time (two Bolts are one kind)
-    game = Game.from_state(
+def _bob_holds_a_bolt(alice: dict[str, object]) -> Game:
+    """Bob's main phase, turn 4: he holds Lightning Bolt (``spell``) beside a Mountain;
+    alice's part of the position is given."""
+    return Game.from_state(
         {
             "turn": 4,
             "active": "bob",
             "step": "main1",
             "players": [
-                {
-                    "name": "alice",
-                    "battlefield": [{"id": "lich", "card": "Nefarious Lich"}],
-                    "graveyard": [
-                        {"id": "bolt", "card": "Lightning Bolt"},
-                        {"id": "bears", "card": "Grizzly Bears"},
-                        {"id": "bolt_2", "card": "Lightning Bolt"},
-                        {"id": "forest", "card": "Forest"},
-                    ],
-                    "library": ["Forest"] * 3,
-                },
+                {"name": "alice", **alice},
                 {"name": "bob", "hand": [{"id": "spell", "card": "Lightning Bolt"}], "battlefield": ["Mountain"]},
             ],
+        }
+    )
+
+
+def test_every_order_of_the_cards_nefarious_lich_exiles_is_offered() -> None:
+    # CR 614.1a: Lightning Bolt would deal 3 damage to alice, who controls Nefarious Lich: she
+    # exiles three cards from her graveyard instead, her choice (by default those put there
+    # first). Every list of her graveyard's cards stated (up to four) reaches the positions
+    # the offered statements reach, one card added at a time (two Bolts are one kind)
+    game = _bob_holds_a_bolt(
+        {
+            "battlefield": [{"id": "lich", "card": "Nefarious Lich"}],
+            "graveyard": [
+                {"id": "bolt", "card": "Lightning Bolt"},
+                {"id": "bears", "card": "Grizzly Bears"},
+                {"id": "bolt_2", "card": "Lightning Bolt"},
+                {"id": "forest", "card": "Forest"},
+            ],
+            "library": ["Forest"] * 3,
         }
     )
     game.push(Cast(card="spell", targets=["alice"], by="bob"))
@@ -1577,23 +1584,14 @@ def test_every_order_of_the_cards_nefarious_lich_exiles_is_offered() -> None:
 def test_a_card_named_twice_in_a_statement_is_moved_once() -> None:
     # a card stated twice to exile (Nefarious Lich), or named twice to discard for a cost, is
     # one card: it leaves once, and no card is made twice
-    game = Game.from_state(
+    game = _bob_holds_a_bolt(
         {
-            "turn": 4,
-            "active": "bob",
-            "step": "main1",
-            "players": [
-                {
-                    "name": "alice",
-                    "battlefield": [{"id": "lich", "card": "Nefarious Lich"}, {"id": "tog", "card": "Psychatog"}],
-                    "hand": [{"id": "bears", "card": "Grizzly Bears"}, {"id": "elves", "card": "Llanowar Elves"}],
-                    "graveyard": [
-                        {"id": "bolt", "card": "Lightning Bolt"},
-                        {"id": "growth", "card": "Giant Growth"},
-                        {"id": "forest", "card": "Forest"},
-                    ],
-                },
-                {"name": "bob", "hand": [{"id": "spell", "card": "Lightning Bolt"}], "battlefield": ["Mountain"]},
+            "battlefield": [{"id": "lich", "card": "Nefarious Lich"}, {"id": "tog", "card": "Psychatog"}],
+            "hand": [{"id": "bears", "card": "Grizzly Bears"}, {"id": "elves", "card": "Llanowar Elves"}],
+            "graveyard": [
+                {"id": "bolt", "card": "Lightning Bolt"},
+                {"id": "growth", "card": "Giant Growth"},
+                {"id": "forest", "card": "Forest"},
             ],
         }
     )
@@ -1665,25 +1663,16 @@ def _pariah(alice: list[object], shield: int = 0, against: list[str] | None = No
     """Alice's Pariah enchants her Wall of Stone, beside the permanents given, over a
     graveyard of four Forests, with a prevention shield and the sources whose next damage to
     her is prevented (a Circle of Protection's); bob casts Lightning Bolt at her and passes."""
-    game = Game.from_state(
+    game = _bob_holds_a_bolt(
         {
-            "turn": 4,
-            "active": "bob",
-            "step": "main1",
-            "players": [
-                {
-                    "name": "alice",
-                    "prevention_shield": shield,
-                    "prevent_next_from": against or [],
-                    "battlefield": [
-                        {"id": "pariah", "card": "Pariah", "attached_to": "wall"},
-                        {"id": "wall", "card": "Wall of Stone"},
-                        *alice,
-                    ],
-                    "graveyard": ["Forest"] * 4,
-                },
-                {"name": "bob", "hand": [{"id": "spell", "card": "Lightning Bolt"}], "battlefield": ["Mountain"]},
+            "prevention_shield": shield,
+            "prevent_next_from": against or [],
+            "battlefield": [
+                {"id": "pariah", "card": "Pariah", "attached_to": "wall"},
+                {"id": "wall", "card": "Wall of Stone"},
+                *alice,
             ],
+            "graveyard": ["Forest"] * 4,
         }
     )
     game.push(Cast(card="spell", targets=["alice"], by="bob"))
