@@ -1680,7 +1680,10 @@ def _pariah(alice: list[object], shield: int = 0, against: list[str] | None = No
     return game
 
 
-def _after_bolt(game: Game, statement: ChooseOrder | None) -> tuple[int, int, int, int, int]:
+Outcome = tuple[int, int, int, int, int]
+
+
+def _after_bolt(game: Game, statement: ChooseOrder | None) -> Outcome:
     """Alice's life, the damage on her Wall, the cards she exiled, her shield and the
     sources whose next damage is still prevented after the statement and the Bolt."""
     pushed = [statement] if statement is not None else []
@@ -1694,6 +1697,15 @@ def _after_bolt(game: Game, statement: ChooseOrder | None) -> tuple[int, int, in
     return reached
 
 
+def _orders_reached(game: Game, sources: list[str]) -> tuple[set[Outcome], set[Outcome]]:
+    """What the Bolt does after every order of the sources alice may state (up to all of
+    them), and after the orders the offered statements reach, two sources named at a time."""
+    stated = [list(p) for k in range(len(sources) + 1) for p in itertools.permutations(sources, k)]
+    accepted = {_after_bolt(game, ChooseOrder(by="alice", replacements=s)) for s in stated}
+    offered = _walk_offered(game, lambda a: a.replacements, lambda: _after_bolt(game, None), 2)
+    return accepted, offered
+
+
 def test_every_order_of_pariah_and_the_effects_on_damage_to_its_player_is_offered() -> None:
     # CR 616.1, 614.9, 615.9, 614.1a: the Bolt's 3 damage to alice, who controls Pariah,
     # Guardian Seraph and Nefarious Lich: redirected to the Wall first (3, the default); 1
@@ -1701,16 +1713,10 @@ def test_every_order_of_pariah_and_the_effects_on_damage_to_its_player_is_offere
     # instead. Every order stated reaches the outcomes the offered statements reach, a source
     # named at a time; once the damage is redirected, the others no longer apply (616.1d)
     game = _pariah([{"id": "seraph", "card": "Guardian Seraph"}, {"id": "lich", "card": "Nefarious Lich"}])
-    sources = ["pariah", "seraph", "lich"]
-    stated = [list(p) for k in range(4) for p in itertools.permutations(sources, k)]
-    accepted = {_after_bolt(game, ChooseOrder(by="alice", replacements=s)) for s in stated}
-
-    def offered(depth: int) -> set[tuple[int, int, int, int, int]]:
-        return _walk_offered(game, lambda a: a.replacements, lambda: _after_bolt(game, None), depth)
-
+    accepted, offered = _orders_reached(game, ["pariah", "seraph", "lich"])
     assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["lich"], ["pariah"], ["seraph"]]
     assert _after_bolt(game, None) == (20, 3, 0, 0, 0)
-    assert offered(2) == accepted == {(20, 3, 0, 0, 0), (20, 2, 0, 0, 0), (20, 0, 2, 0, 0), (20, 0, 3, 0, 0)}
+    assert offered == accepted == {(20, 3, 0, 0, 0), (20, 2, 0, 0, 0), (20, 0, 2, 0, 0), (20, 0, 3, 0, 0)}
 
 
 def test_an_effect_applied_before_pariah_redirects_the_damage_applies_once() -> None:
@@ -1721,7 +1727,7 @@ def test_an_effect_applied_before_pariah_redirects_the_damage_applies_once() -> 
     # Furnace, 6 less 2; after Pariah, it prevents nothing and stays
     game = _pariah([{"id": "furnace", "card": "Furnace of Rath"}], shield=2)
 
-    def bolt(*order: str) -> tuple[int, int, int, int, int]:
+    def bolt(*order: str) -> Outcome:
         return _after_bolt(game, ChooseOrder(by="alice", replacements=list(order)) if order else None)
 
     assert bolt() == bolt("furnace") == bolt("prevention_shield", "furnace") == (20, 2, 0, 0, 0)
@@ -1737,15 +1743,9 @@ def test_the_effects_that_prevent_all_damage_to_a_player_take_their_place_in_the
     # after the Lich, she exiles three cards; either way the shield stays for the next time.
     # Every order stated reaches the outcomes the offered statements reach
     game = _pariah([{"id": "lich", "card": "Nefarious Lich"}], against=["spell"])
-    sources = ["pariah", "lich", "prevention"]
-    stated = [list(p) for k in range(4) for p in itertools.permutations(sources, k)]
-    accepted = {_after_bolt(game, ChooseOrder(by="alice", replacements=s)) for s in stated}
-
-    def offered(depth: int) -> set[tuple[int, int, int, int, int]]:
-        return _walk_offered(game, lambda a: a.replacements, lambda: _after_bolt(game, None), depth)
-
+    accepted, offered = _orders_reached(game, ["pariah", "lich", "prevention"])
     assert sorted(a.replacements or [] for a in _offered_statements(game)) == [["lich"], ["pariah"], ["prevention"]]
-    assert offered(2) == accepted == {(20, 0, 0, 0, 0), (20, 3, 0, 0, 1), (20, 0, 3, 0, 1)}
+    assert offered == accepted == {(20, 0, 0, 0, 0), (20, 3, 0, 0, 1), (20, 0, 3, 0, 1)}
     assert _after_bolt(game, None) == (20, 0, 0, 0, 0)
 
 
