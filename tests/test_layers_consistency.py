@@ -8,12 +8,16 @@ exactly one answer set, and the characteristics do not depend on the order of th
 
 from __future__ import annotations
 
+import re
+
+import clingo
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bridge.engine.board import CHARACTERISTICS, LAYERS, PT
 from bridge.engine.game import Game
 from bridge.engine.solver import Session
+from bridge.model.paths import rules_dir
 
 PERMANENTS = [
     "Grizzly Bears",
@@ -112,3 +116,59 @@ def test_one_answer_set_whatever_the_order_of_facts(board: dict, rnd) -> None:
     for perm in game.state.permanents():
         c = game.characteristics(perm.id)
         assert (f'power("{perm.id}",{c.power})' in values) == (c.power is not None)
+
+
+# The rule that reads a layer's order from what its effects say (CR 613.6, 613.7a), without
+# trying the effects out on hypothetical states.
+_FIXED_ORDER = re.compile(r"^_fixed_order\(L\) :-.*$", re.M)
+
+
+def _order_and_values(facts: str, search_every_layer: bool) -> frozenset[str]:
+    """The characteristics and the order of each layer's effects; with
+    ``search_every_layer``, every order found by trying the effects out (613.7a)."""
+    control = clingo.Control(["--warn=none"])
+    for name in (*CHARACTERISTICS, *LAYERS, *PT, "characteristics/show"):
+        text = (rules_dir() / f"{name}.lp").read_text()
+        if search_every_layer and name == "characteristics/dependency":
+            text, replaced = _FIXED_ORDER.subn("", text)
+            assert replaced == 1
+        control.add("base", [], text)
+    control.add("base", [], facts + "\n#show position/3. #show _fixed_order/1.")
+    control.ground([("base", [])])
+    models = []
+    control.solve(on_model=lambda m: models.append(frozenset(map(str, m.symbols(shown=True)))))
+    assert len(models) == 1
+    return models[0]
+
+
+@settings(max_examples=60)
+@given(boards)
+def test_an_order_read_from_the_effects_is_the_order_their_dependencies_give(board: dict) -> None:
+    """Where no effect of a layer could depend on another, the order read from timestamps
+    alone is the one that trying the effects out finds (613.7a), and so are the values."""
+    facts = Game.from_state(position(board)).position.facts
+    read = _order_and_values(facts, search_every_layer=False)
+    searched = _order_and_values(facts, search_every_layer=True)
+    assert {a for a in read if not a.startswith("_fixed_order")} == searched
+
+
+def test_a_layer_order_is_read_from_its_effects_only_where_no_effect_could_depend_on_another() -> None:
+    """A lord granting islandwalk and an Aura granting flying: layer 6's order is read from
+    the timestamps.  With every ability of the lord removed by a later effect, the lord's
+    ability could be lost, so the order is found by trying the effects out: the lord's effect
+    waits for the removal (613.7a) and then doesn't exist, so the Merfolk has no islandwalk."""
+    merfolk = {"id": "m", "card": "Coral Merfolk", "timestamp": 1}
+    lord = {"id": "lord", "card": "Lord of Atlantis", "timestamp": 2}
+    flight = {"id": "fl", "card": "Flight", "attached_to": "m", "timestamp": 3}
+    state: dict = {
+        "active": "alice",
+        "players": [{"name": "alice", "battlefield": [merfolk, lord, flight]}, {"name": "bob"}],
+    }
+    answer = _order_and_values(Game.from_state(state).position.facts, False)
+    assert "_fixed_order(6)" in answer
+    assert {'has_ability("m",flying)', 'has_ability("m",landwalk(subtype(island)))'} <= answer
+    state["effects"] = [{"text": "loses all abilities", "remove_all": True, "targets": ["lord"], "timestamp": 9}]
+    answer = _order_and_values(Game.from_state(state).position.facts, False)
+    assert "_fixed_order(6)" not in answer
+    assert 'has_ability("m",flying)' in answer
+    assert 'has_ability("m",landwalk(subtype(island)))' not in answer
