@@ -118,9 +118,10 @@ def test_one_answer_set_whatever_the_order_of_facts(board: dict, rnd) -> None:
         assert (f'power("{perm.id}",{c.power})' in values) == (c.power is not None)
 
 
-# The rule that reads a layer's order from what its effects say (CR 613.6, 613.7a), without
-# trying the effects out on hypothetical states.
-_FIXED_ORDER = re.compile(r"^_fixed_order\(L\) :-.*$", re.M)
+# The rules that read a layer's order from what its effects say (CR 613.6, 613.7a), and that
+# try out only the effects that could depend on another, without them: every effect of every
+# layer tried out on the hypothetical state of every other.
+_SCREENING = re.compile(r"^_(fixed_order|screened)\(L\) :-.*$", re.M)
 
 
 def _order_and_values(facts: str, search_every_layer: bool) -> frozenset[str]:
@@ -130,8 +131,8 @@ def _order_and_values(facts: str, search_every_layer: bool) -> frozenset[str]:
     for name in (*CHARACTERISTICS, *LAYERS, *PT, "characteristics/show"):
         text = (rules_dir() / f"{name}.lp").read_text()
         if search_every_layer and name == "characteristics/dependency":
-            text, replaced = _FIXED_ORDER.subn("", text)
-            assert replaced == 1
+            text, replaced = _SCREENING.subn("", text)
+            assert replaced == 2
         control.add("base", [], text)
     control.add("base", [], facts + "\n#show position/3. #show _fixed_order/1.")
     control.ground([("base", [])])
@@ -172,3 +173,55 @@ def test_a_layer_order_is_read_from_its_effects_only_where_no_effect_could_depen
     assert "_fixed_order(6)" not in answer
     assert 'has_ability("m",flying)' in answer
     assert 'has_ability("m",landwalk(subtype(island)))' not in answer
+
+
+# Effects of layers 2, 5 and 6: control changes, and effects that add values, take them away,
+# or both.
+_CONTROL_COLOR_AND_ABILITY_EFFECTS = [
+    {"text": "gains flying", "grant": ["flying"]},
+    {"text": "gains flying and haste", "grant": ["flying", "haste"]},
+    {"text": "loses flying", "remove": ["flying"]},
+    {"text": "loses all abilities", "remove_all": True},
+    {"text": "becomes white", "set_colors": ["white"]},
+    {"text": "is blue too", "add_colors": ["blue"]},
+    {"text": "becomes colorless", "set_colors": []},
+    {"text": "bob gains control", "gain_control": True, "controller": "bob"},
+    {"text": "alice gains control", "gain_control": True, "controller": "alice"},
+]
+_control_colors_and_abilities = st.fixed_dictionaries(
+    {
+        "permanents": st.lists(
+            st.sampled_from(["Serra Angel", "Coral Merfolk", "Lord of Atlantis", "Levitation", "Humility"]),
+            min_size=1,
+            max_size=3,
+        ),
+        "control_magic": st.booleans(),
+        "effects": st.lists(
+            st.tuples(st.sampled_from(range(len(_CONTROL_COLOR_AND_ABILITY_EFFECTS))), st.integers(0, 3)),
+            min_size=2,
+            max_size=6,
+        ),
+    }
+)
+
+
+@settings(max_examples=80)
+@given(_control_colors_and_abilities)
+def test_orders_read_and_effects_applied_in_one_state_give_the_values_of_each_in_turn(board: dict) -> None:
+    """Effects of layers 2, 5 and 6 on the same few objects (a Control Magic among them) in
+    a random order: where a layer's order is read from the timestamps, and where effects of
+    layers 5 and 6 apply in one state, the values are those of applying each in turn (a
+    state for each, each layer's order found by trying the effects out)."""
+    ids = [f"p{i}" for i in range(len(board["permanents"]))]
+    battlefield = [{"id": i, "card": c, "timestamp": n + 1} for n, (i, c) in enumerate(zip(ids, board["permanents"]))]
+    if board["control_magic"]:
+        battlefield.append({"id": "cm", "card": "Control Magic", "attached_to": ids[0], "timestamp": 5})
+        ids.append("cm")
+    effects = [
+        {**_CONTROL_COLOR_AND_ABILITY_EFFECTS[k], "targets": [ids[t % len(ids)]], "timestamp": 10 + j}
+        for j, (k, t) in enumerate(board["effects"])
+    ]
+    state = {"active": "alice", "players": [{"name": "alice", "battlefield": battlefield}, {"name": "bob"}]}
+    facts = Game.from_state({**state, "effects": effects}).position.facts
+    read = _order_and_values(facts, search_every_layer=False)
+    assert {a for a in read if not a.startswith("_fixed_order")} == _order_and_values(facts, search_every_layer=True)
