@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import clingo
 import pytest
 
-from bridge.engine.solver import Session, module_statements, solve
+from bridge.engine.solver import Session, about, module_statements, solve, symbol_text
 from bridge.model.errors import RuleModuleError
 
 
@@ -56,3 +57,24 @@ def test_externals_are_fixed_per_solve() -> None:
 def test_count_optimal_models_counts_each_once() -> None:
     session = Session(["inputs"], "{ a; b }. #maximize { 1 : a }. #show a/0. #show b/0.")
     assert session.count(optimal=True) == 2
+
+
+def test_an_atom_about_an_object_read_from_its_text_is_read_as_argument_by_argument() -> None:
+    """``about`` reads p(Object, Value) from the atom's text: escaped quotes and backslashes,
+    commas inside strings and terms, negative numbers, and an atom whose first argument is not a
+    string (read argument by argument) give what reading the arguments one by one gives."""
+    control = clingo.Control()
+    control.add(
+        "base",
+        [],
+        r'p("a\"b", 3). p("x,y", "Urborg, \"T\" of \\ Y"). p("o", landwalk(subtype(mountain))). p("o", -4).'
+        r' p("q\\", "new\nline"). p(1, 2). p("o", f("s,t")). p("o", "").',
+    )
+    control.ground([("base", [])])
+    seen = []
+    control.solve(on_model=lambda m: seen.extend(m.symbols(atoms=True)))
+    assert len(seen) == 8
+    for sym in seen:
+        first, second = sym.arguments
+        value = second.number if second.type == clingo.SymbolType.Number else symbol_text(second)
+        assert about(sym) == (sym.name, symbol_text(first), value)

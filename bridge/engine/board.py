@@ -21,7 +21,7 @@ from typing import Literal, Self, overload
 import clingo
 
 from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
-from bridge.engine.solver import Session, answer, atoms, kept, lines_without, symbol_text
+from bridge.engine.solver import Session, about, answer, atoms, kept, lines_without
 from bridge.engine.verdict import Verdict, ViolationReader
 from bridge.model.actions import (
     Action,
@@ -278,12 +278,8 @@ class Board:
         for model in solution.models:
             values: dict[str, dict[str, list[int | str]]] = {}
             for sym in model:
-                obj = symbol_text(sym.arguments[0])
-                values.setdefault(obj, {}).setdefault(sym.name, []).append(
-                    sym.arguments[1].number
-                    if sym.arguments[1].type == clingo.SymbolType.Number
-                    else symbol_text(sym.arguments[1])
-                )
+                name, obj, value = about(sym)
+                values.setdefault(obj, {}).setdefault(name, []).append(value)
             answers.append(values)
         return answers
 

@@ -1117,3 +1117,31 @@ def atoms(model: frozenset[clingo.Symbol], name: str, arity: int) -> list[clingo
 def symbol_text(sym: clingo.Symbol) -> str:
     """A symbol as text: a string's own characters, any other symbol as clingo writes it."""
     return sym.string if sym.type == clingo.SymbolType.String else str(sym)
+
+
+# An atom p("object", value) as clingo writes it: its predicate, the object's characters as
+# written (escaped), and the value as written.
+_ABOUT = re.compile(r'([a-z_][A-Za-z0-9_\']*)\("((?:[^"\\]|\\.)*)",(.*)\)', re.S)
+_ESCAPE = re.compile(r"\\(.)", re.S)
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
+
+
+def about(sym: clingo.Symbol) -> tuple[str, str, int | str]:
+    """An atom ``p(Object, Value)`` whose first argument is a string, read from its text in
+    one call to clingo (reading the arguments one by one costs several): the predicate, the
+    object, and the value (a number as an int, a string's characters, any other term as
+    clingo writes it)."""
+    text = str(sym)
+    match = _ABOUT.fullmatch(text)
+    if match is None:  # not of that form: read it argument by argument
+        first, second = sym.arguments
+        value: int | str = second.number if second.type == clingo.SymbolType.Number else symbol_text(second)
+        return sym.name, symbol_text(first), value
+    name, obj, rest = match.groups()
+    if rest.startswith('"') and rest.endswith('"') and len(rest) > 1:
+        return name, _unescaped(obj), _unescaped(rest[1:-1])
+    return name, _unescaped(obj), int(rest) if _NUMBER.fullmatch(rest) else rest
