@@ -43,6 +43,12 @@ from bridge.model.cards import TEXTS_BEGIN, TEXTS_END
 from bridge.model.errors import RuleModuleError
 from bridge.model.paths import rules_dir
 
+try:  # clingo's C functions, as its Python layer calls them (cffi)
+    from clingo._internal import _ffi as _FFI
+    from clingo._internal import _lib as _LIB
+except ImportError:  # pragma: no cover - another build of clingo: its Python layer throughout
+    _FFI = _LIB = None
+
 __all__ = [
     "Session",
     "Solution",
@@ -797,13 +803,14 @@ class Session:
         clingo's backend (the grounder sees them as facts, and parsing the text again took a
         sixth of a question's time), the other lines as text."""
         other: list[str] = []
+        facts: list[clingo.Symbol] = []
+        for info in lines:
+            if info.fact is None:
+                other.append(info.text)
+            else:
+                facts.append(info.fact)
         with self._control.backend() as backend:
-            add_atom, add_rule = backend.add_atom, backend.add_rule
-            for info in lines:
-                if info.fact is None:
-                    other.append(info.text)
-                else:
-                    add_rule([add_atom(info.fact)])
+            _add_fact_atoms(backend, facts)
         self._control.add("base", [], "\n".join(other))
 
     def add_modules(self, modules: Sequence[str]) -> None:
@@ -918,11 +925,12 @@ class Session:
         and no atom of the program: no answer, as clingo has it), and the literals given."""
         fixed: list[int] = []
         known = self._literals
-        for sym, truth in [*((a, True) for a in assumptions), *signed]:
-            literal = known.get(sym)
-            if literal is None:
-                atom = self._control.symbolic_atoms[sym]
-                literal = known[sym] = atom.literal if atom is not None else 0
+        pairs = [*((a, True) for a in assumptions), *signed]
+        unknown = [sym for sym, _ in pairs if sym not in known]
+        if unknown:
+            known.update(zip(unknown, _atom_literals(self._control, unknown)))
+        for sym, truth in pairs:
+            literal = known[sym]
             if literal:
                 fixed.append(literal if truth else -literal)
             elif truth:
@@ -1013,6 +1021,55 @@ class Session:
         if self._shadow is not None and self._shadow.count(optimal=optimal) != total:
             raise self._error("leaving out rules changed the number of answers")
         return total
+
+
+# Adding facts and looking up atoms make many small calls to clingo: its Python layer's
+# checks and allocations for each cost several times the call itself, so these two call its
+# C functions directly (clingo's Python layer throughout where they are not found).
+
+
+def _add_fact_atoms(backend: clingo.Backend, facts: Sequence[clingo.Symbol]) -> None:
+    """Each symbol a fact of the backend's program."""
+    if _LIB is None or not facts:
+        for fact in facts:
+            backend.add_rule([backend.add_atom(fact)])
+        return
+    assert _FFI is not None
+    symbols = _FFI.new("clingo_symbol_t[]", [fact._rep for fact in facts])
+    atoms = _FFI.new("clingo_atom_t[]", len(facts))
+    rep, add_atom, add_rule, null = backend._rep, _LIB.clingo_backend_add_atom, _LIB.clingo_backend_rule, _FFI.NULL
+    for k in range(len(facts)):
+        if not (add_atom(rep, symbols + k, atoms + k) and add_rule(rep, False, atoms + k, 1, null, 0)):
+            raise RuntimeError(_FFI.string(_LIB.clingo_error_message()).decode())
+
+
+def _atom_literals(control: clingo.Control, symbols: Sequence[clingo.Symbol]) -> list[int]:
+    """The program literal of each symbol's atom, 0 for a symbol that is no atom of the
+    program."""
+    if _LIB is None:
+        found = [control.symbolic_atoms[sym] for sym in symbols]
+        return [atom.literal if atom is not None else 0 for atom in found]
+    assert _FFI is not None
+    atoms = control.symbolic_atoms._rep
+    at = _FFI.new("clingo_symbolic_atom_iterator_t*")
+    valid = _FFI.new("bool*")
+    literal = _FFI.new("clingo_literal_t*")
+    find, is_valid, literal_of = (
+        _LIB.clingo_symbolic_atoms_find,
+        _LIB.clingo_symbolic_atoms_is_valid,
+        _LIB.clingo_symbolic_atoms_literal,
+    )
+    out: list[int] = []
+    for sym in symbols:
+        if not (find(atoms, sym._rep, at) and is_valid(atoms, at[0], valid)):
+            raise RuntimeError(_FFI.string(_LIB.clingo_error_message()).decode())
+        if not valid[0]:
+            out.append(0)
+        elif literal_of(atoms, at[0], literal):
+            out.append(literal[0])
+        else:
+            raise RuntimeError(_FFI.string(_LIB.clingo_error_message()).decode())
+    return out
 
 
 @functools.cache
