@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bridge.model.cards import TEXTS_BEGIN, TEXTS_END, Card, CardPool, EffectSpec, slug
 from bridge.model.errors import InputError, UnknownCardError
-from bridge.model.state import ZONES, GameState, Player, StackObject
+from bridge.model.state import ZONES, GameState, Permanent, Player, StackObject
 
 __all__ = [
     "Position",
@@ -193,6 +193,106 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     return lines, cards
 
 
+# The facts of each permanent, by permanent object (a state copied with other fields changed
+# keeps its other permanents: their facts are made once).
+_PERMANENT_FACTS: dict[int, tuple[Permanent, str, int, Card, CardPool, list[str], Card | None]] = {}
+
+
+def _permanent_part(
+    perm: Permanent, owner: str, stamp: int, card: Card, pool: CardPool
+) -> tuple[list[str], Card | None]:
+    """A permanent's facts (its card's text aside), and the card a copy copied as it entered."""
+    known = _PERMANENT_FACTS.get(id(perm))
+    if (
+        known is not None
+        and known[0] is perm
+        and known[1] == owner
+        and known[2] == stamp
+        and known[3] is card
+        and known[4] is pool
+    ):
+        return known[5], known[6]
+    out: list[str] = []
+    o = asp_string(perm.id)
+    controller = perm.controller or owner
+    copied = None
+    if perm.phased_out:
+        # CR 702.23b: treated as though it doesn't exist, but for phasing in (502.1)
+        how = "indirect" if perm.phased_out_indirectly else "direct"
+        out.append(f"phased_out({o}, {asp_string(controller)}, {how}).")
+        out += [f"{flag}({o})." for flag in ("tapped", "token") if getattr(perm, flag)]
+        if perm.attached_to is not None:
+            out.append(f"phased_attached({o}, {asp_string(perm.attached_to)}).")
+        return _keep_permanent(perm, owner, stamp, card, pool, out, copied)
+    out += [
+        f"permanent({o}).",
+        f"card_of({o}, {asp_string(card.id)}).",
+        f"controller_of({o}, {asp_string(controller)}).",
+        f"owner({o}, {asp_string(owner)}).",
+        f"timestamp({o}, {stamp}).",
+    ]
+    if "copy_card" in perm.chosen:  # CR 706.2: the card values a Clone copied as it entered
+        copied = pool.get(perm.chosen["copy_card"])
+    if perm.regeneration_shields:
+        out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
+    if perm.prevention_shield:
+        out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
+    out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
+    out += _shield_qualities(o, perm.prevent_next_from, perm.prevent_next_from_quality)
+    out += [f"prevent_next_gains({o}, {asp_string(s)})." for s in perm.prevent_next_from_gains]
+    out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
+    if perm.frozen:
+        out.append(f"frozen({o}).")
+    for word, new in sorted(perm.token_words.items()):  # CR 612.2a: the name as the words spell it
+        renamed = re.sub(rf"\b{re.escape(_word_name(word))}\b", _word_name(new), card.name)
+        out.append(f"token_word({o}, {slug(word)}, {slug(new)}, {asp_string(card.name)}, {asp_string(renamed)}).")
+    if perm.put_with is not None:  # CR 607.2c
+        out.append(f"put_with({o}, {asp_string(perm.put_with)}).")
+    if perm.seen_controller is not None:
+        out.append(f"seen_controller({o}, {asp_string(perm.seen_controller)}).")
+    for flag in (
+        "tapped",
+        "sick",
+        "token",
+        "face_down",
+        "flipped",
+        "deathtouch_damage",
+        "struck_first",
+        "blocked",
+        "removed_from_combat",
+        "attacked_this_turn",
+    ):
+        if getattr(perm, flag):
+            out.append(f"{flag}({o}).")
+    if perm.damage:
+        out.append(f"damage({o}, {perm.damage}).")
+    # CR 306.5b: a planeswalker's loyalty is its number of loyalty counters, 0 included
+    out += [f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items()) if n or k == "loyalty"]
+    if perm.attached_to is not None:
+        out.append(f"attached({o}, {asp_string(perm.attached_to)}).")
+    if perm.attacking is not None:
+        out.append(f"attacking({o}, {asp_string(perm.attacking)}).")
+    if perm.band is not None:
+        out.append(f"band_label({o}, {asp_string(perm.band)}).")
+    out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
+    out += [f"damage_order({o}, {asp_string(x)}, {i})." for i, x in enumerate(perm.damage_order, start=1)]
+    for key, value in sorted(perm.chosen.items()):
+        # CR 614.12: a color or creature type chosen as the permanent entered is a
+        # value the rules use as such; other choices (an object to copy) are ids.
+        shown = slug(value) if key in ("color", "creature_type", "land_type") else asp_string(value)
+        out.append(f"chosen({o}, {asp_string(key)}, {shown}).")
+    return _keep_permanent(perm, owner, stamp, card, pool, out, copied)
+
+
+def _keep_permanent(
+    perm: Permanent, owner: str, stamp: int, card: Card, pool: CardPool, out: list[str], copied: Card | None
+) -> tuple[list[str], Card | None]:
+    if len(_PERMANENT_FACTS) >= 4096:
+        del _PERMANENT_FACTS[next(iter(_PERMANENT_FACTS))]
+    _PERMANENT_FACTS[id(perm)] = (perm, owner, stamp, card, pool, out, copied)
+    return out, copied
+
+
 def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     """Check a state against the card pool and turn it into facts."""
     pool = pool or CardPool.default()
@@ -244,89 +344,21 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     names = {p.name for p in state.players}
     used_cards: dict[str, Card] = {}
     for player in state.players:
-        for _j, perm in enumerate(player.battlefield):
+        for perm in player.battlefield:
             assert perm.id is not None
-            o = asp_string(perm.id)
             card = cards[perm.id]
             used_cards[card.id] = card
-            controller = perm.controller or player.name
-            stamp = timestamps[perm.id]
-            if perm.phased_out:
-                # CR 702.23b: treated as though it doesn't exist, but for phasing in (502.1)
-                how = "indirect" if perm.phased_out_indirectly else "direct"
-                out.append(f"phased_out({o}, {asp_string(controller)}, {how}).")
-                out += [f"{flag}({o})." for flag in ("tapped", "token") if getattr(perm, flag)]
-                if perm.attached_to is not None:
-                    out.append(f"phased_attached({o}, {asp_string(perm.attached_to)}).")
-                continue
-            out += [
-                f"permanent({o}).",
-                f"card_of({o}, {asp_string(card.id)}).",
-                f"controller_of({o}, {asp_string(controller)}).",
-                f"owner({o}, {asp_string(player.name)}).",
-                f"timestamp({o}, {stamp}).",
-            ]
-            if "copy_card" in perm.chosen:  # CR 706.2: the card values a Clone copied as it entered
-                copied = pool.get(perm.chosen["copy_card"])
+            lines, copied = _permanent_part(perm, player.name, timestamps[perm.id], card, pool)
+            if copied is not None:
                 used_cards[copied.id] = copied
-            if perm.regeneration_shields:
-                out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
-            if perm.prevention_shield:
-                out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
-            out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
-            out += _shield_qualities(o, perm.prevent_next_from, perm.prevent_next_from_quality)
-            out += [f"prevent_next_gains({o}, {asp_string(s)})." for s in perm.prevent_next_from_gains]
-            out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
-            if perm.frozen:
-                out.append(f"frozen({o}).")
-            for word, new in sorted(perm.token_words.items()):  # CR 612.2a: the name as the words spell it
-                renamed = re.sub(rf"\b{re.escape(_word_name(word))}\b", _word_name(new), card.name)
-                out.append(
-                    f"token_word({o}, {slug(word)}, {slug(new)}, {asp_string(card.name)}, {asp_string(renamed)})."
-                )
-            if perm.put_with is not None:  # CR 607.2c
-                out.append(f"put_with({o}, {asp_string(perm.put_with)}).")
-            if perm.seen_controller is not None:
-                out.append(f"seen_controller({o}, {asp_string(perm.seen_controller)}).")
-            for flag in (
-                "tapped",
-                "sick",
-                "token",
-                "face_down",
-                "flipped",
-                "deathtouch_damage",
-                "struck_first",
-                "blocked",
-                "removed_from_combat",
-                "attacked_this_turn",
-            ):
-                if getattr(perm, flag):
-                    out.append(f"{flag}({o}).")
-            if perm.damage:
-                out.append(f"damage({o}, {perm.damage}).")
-            # CR 306.5b: a planeswalker's loyalty is its number of loyalty counters, 0 included
-            out += [
-                f"counters({o}, {asp_string(k)}, {n})." for k, n in sorted(perm.counters.items()) if n or k == "loyalty"
-            ]
-            if perm.attached_to is not None:
-                out.append(f"attached({o}, {asp_string(perm.attached_to)}).")
-            if perm.attacking is not None:
+            if perm.attacking is not None and perm.attacking in permanents and not perm.phased_out:
                 target = perm.attacking
-                if target in permanents and "planeswalker" not in cards[target].types:
+                if "planeswalker" not in cards[target].types:
                     raise InputError(
                         f"attacking {target!r}, which is not a planeswalker",
                         location=f"{_where(state, perm.id)}.attacking",
                     )
-                out.append(f"attacking({o}, {asp_string(target)}).")
-            if perm.band is not None:
-                out.append(f"band_label({o}, {asp_string(perm.band)}).")
-            out += [f"blocking({o}, {asp_string(a)})." for a in perm.blocking]
-            out += [f"damage_order({o}, {asp_string(x)}, {i})." for i, x in enumerate(perm.damage_order, start=1)]
-            for key, value in sorted(perm.chosen.items()):
-                # CR 614.12: a color or creature type chosen as the permanent entered is a
-                # value the rules use as such; other choices (an object to copy) are ids.
-                shown = slug(value) if key in ("color", "creature_type", "land_type") else asp_string(value)
-                out.append(f"chosen({o}, {asp_string(key)}, {shown}).")
+            out += lines
 
     for k, effect in enumerate(state.effects, start=1):
         e = f"e{k}"

@@ -750,7 +750,7 @@ class Session:
         self._answers: dict[tuple[object, ...], Solution] = {}
         # the program literal of each atom set by symbol (0: no atom of the program), looked up
         # once per grounding (clingo looks each up at every solve)
-        self._literals: dict[clingo.Symbol, int] = {}
+        self._literals: dict[int, int] = {}  # by the symbol's handle (clingo's symbols are unique)
         self._grounded: set[tuple[str, tuple[object, ...]]] = set()  # the program parts grounded
         parts = list(parts)
         prepared = _program or _prepare(self._modules, facts, parts, prune)
@@ -877,7 +877,17 @@ class Session:
         question unsatisfiable)."""
         assumptions = tuple(assumptions)
         signed = tuple(signed)
-        question = (assumptions, tuple(literals), signed, models, optimal_only, opt_mode, best, project)
+        # symbols by their handles: hashing a symbol asks clingo
+        question = (
+            tuple(a._rep for a in assumptions),
+            tuple(literals),
+            tuple((sym._rep, truth) for sym, truth in signed),
+            models,
+            optimal_only,
+            opt_mode,
+            best,
+            project,
+        )
         known = self._answers.get(question)
         if known is not None:
             return known
@@ -926,11 +936,11 @@ class Session:
         fixed: list[int] = []
         known = self._literals
         pairs = [*((a, True) for a in assumptions), *signed]
-        unknown = [sym for sym, _ in pairs if sym not in known]
+        unknown = [sym for sym, _ in pairs if sym._rep not in known]
         if unknown:
-            known.update(zip(unknown, _atom_literals(self._control, unknown)))
+            known.update(zip([sym._rep for sym in unknown], _atom_literals(self._control, unknown)))
         for sym, truth in pairs:
-            literal = known[sym]
+            literal = known[sym._rep]
             if literal:
                 fixed.append(literal if truth else -literal)
             elif truth:
