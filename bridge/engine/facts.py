@@ -103,7 +103,7 @@ def stamps(state: GameState) -> tuple[dict[str, int], list[int]]:
 
 # The facts of each player and the player's zones, by player object (a state copied with other
 # fields changed keeps its players: their facts are made once).
-_PLAYER_FACTS: dict[int, tuple[Player, CardPool, list[str], dict[str, Card]]] = {}
+_PLAYER_FACTS: dict[int, tuple[Player, CardPool, list[str], dict[str, Card], dict[str, Card]]] = {}
 
 
 def _word_name(word: str) -> str:
@@ -111,12 +111,15 @@ def _word_name(word: str) -> str:
     return " ".join(part.capitalize() for part in word.split("_"))
 
 
-def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list[str], dict[str, Card]]:
-    """A player's facts (life, counts, the cards in the zones but the battlefield) and the
-    cards of the objects in all the player's zones."""
+def _player_part(
+    state: GameState, player: Player, pool: CardPool
+) -> tuple[list[str], dict[str, Card], dict[str, Card]]:
+    """A player's facts (life, counts, the cards in the zones but the battlefield), the
+    cards of the objects in all the player's zones, and the cards in the player's hand,
+    graveyard and library by card id (first met first)."""
     known = _PLAYER_FACTS.get(id(player))
     if known is not None and known[0] is player and known[1] is pool:
-        return known[2], known[3]
+        return known[2], known[3], known[4]
     cards: dict[str, Card] = {}
     for zone in ZONES:
         for obj in getattr(player, zone):
@@ -187,10 +190,15 @@ def _player_part(state: GameState, player: Player, pool: CardPool) -> tuple[list
     for symbol in re.findall(r"\{([WUBRGC])\}", player.mana_pool):
         pool_counts[symbol.lower()] = pool_counts.get(symbol.lower(), 0) + 1
     lines += [f"mana_pool({p}, {k}, {n})." for k, n in sorted(pool_counts.items())]
+    hidden = {
+        cards[o.id or ""].id: cards[o.id or ""]
+        for zone in ("hand", "graveyard", "library")
+        for o in getattr(player, zone)
+    }
     if len(_PLAYER_FACTS) >= 256:
         del _PLAYER_FACTS[next(iter(_PLAYER_FACTS))]
-    _PLAYER_FACTS[id(player)] = (player, pool, lines, cards)
-    return lines, cards
+    _PLAYER_FACTS[id(player)] = (player, pool, lines, cards, hidden)
+    return lines, cards, hidden
 
 
 # The facts of each permanent, by permanent object (a state copied with other fields changed
@@ -298,7 +306,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     pool = pool or CardPool.default()
     cards: dict[str, Card] = {}
     players = [_player_part(state, player, pool) for player in state.players]
-    for _, of_player in players:
+    for _, of_player, _ in players:
         cards.update(of_player)
     for k, item in enumerate(state.stack):
         if item.card is not None:
@@ -336,7 +344,7 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     for entry in state.activated_this_turn:
         source, _, number = entry.rpartition("/")
         out.append(f"activated_this_turn({asp_string(source)}, {int(number)}).")
-    for lines, _ in players:
+    for lines, _, _ in players:
         out += lines
 
     timestamps, effect_stamps = stamps(state)
@@ -429,22 +437,27 @@ def position_facts(state: GameState, pool: CardPool | None = None) -> Position:
     # the texts of the cards only on the stack as spells, in hands, graveyards and libraries,
     # each between markers: a question whose read facts name no such card is given the facts
     # without its text (bridge/engine/solver.py)
-    hidden = {
-        card.id: card
-        for card in [
-            *spells.values(),
-            *(
-                cards[o.id or ""]
-                for p in state.players
-                for zone in ("hand", "graveyard", "library")
-                for o in getattr(p, zone)
-            ),
-        ]
-    }
-    for card in hidden.values():
-        if card.id not in used_cards:
-            out += [TEXTS_BEGIN + card.id, *card.facts(), TEXTS_END]
+    hidden = {card.id: card for card in spells.values()}
+    for _, _, of_player in players:
+        hidden.update(of_player)
+    out += [_text_block(card) for key, card in hidden.items() if key not in used_cards]
     return Position(state=state, cards=cards, facts="\n".join(out), timestamps=timestamps, live="\n".join(live))
+
+
+# A card's facts between markers, by card object (cards are immutable).
+_TEXT_BLOCKS: dict[int, tuple[Card, str]] = {}
+
+
+def _text_block(card: Card) -> str:
+    """A card's facts as lines between markers, one text (TEXTS_BEGIN)."""
+    known = _TEXT_BLOCKS.get(id(card))
+    if known is not None and known[0] is card:
+        return known[1]
+    block = "\n".join([TEXTS_BEGIN + card.id, *card.facts(), TEXTS_END])
+    if len(_TEXT_BLOCKS) >= 4096:
+        del _TEXT_BLOCKS[next(iter(_TEXT_BLOCKS))]
+    _TEXT_BLOCKS[id(card)] = (card, block)
+    return block
 
 
 def delayed_facts(items: Iterable[StackObject], new: Collection[str] = ()) -> list[str]:
