@@ -1171,14 +1171,56 @@ def atoms(model: frozenset[clingo.Symbol], name: str, arity: int) -> list[clingo
     """The atoms of an answer set whose predicate is ``name``/``arity``."""
     known = _INDEXED.get(id(model))
     if known is None or known[0] is not model:
-        index: dict[tuple[str, int], list[clingo.Symbol]] = {}
-        for sym in model:
-            if sym.type == clingo.SymbolType.Function and sym.positive:
-                index.setdefault((sym.name, len(sym.arguments)), []).append(sym)
+        index = _signature_index(model)
         if len(_INDEXED) >= 256:
             del _INDEXED[next(iter(_INDEXED))]
         known = _INDEXED[id(model)] = (model, index)
     return known[1].get((name, arity), [])
+
+
+def _signature_index(model: Iterable[clingo.Symbol]) -> dict[tuple[str, int], list[clingo.Symbol]]:
+    """The positive function symbols of an answer set by name and arity."""
+    index: dict[tuple[str, int], list[clingo.Symbol]] = {}
+    if _LIB is None:
+        for sym in model:
+            if sym.type == clingo.SymbolType.Function and sym.positive:
+                index.setdefault((sym.name, len(sym.arguments)), []).append(sym)
+        return index
+    assert _FFI is not None
+    name, arguments, size, positive = (
+        _FFI.new("char const**"),
+        _FFI.new("clingo_symbol_t const**"),
+        _FFI.new("size_t*"),
+        _FFI.new("bool*"),
+    )
+    function = _LIB.clingo_symbol_type_function
+    type_of, name_of, arguments_of, is_positive = (
+        _LIB.clingo_symbol_type,
+        _LIB.clingo_symbol_name,
+        _LIB.clingo_symbol_arguments,
+        _LIB.clingo_symbol_is_positive,
+    )
+    names = _NAMES
+    for sym in model:
+        rep = sym._rep
+        if type_of(rep) != function:
+            continue
+        if not (is_positive(rep, positive) and name_of(rep, name) and arguments_of(rep, arguments, size)):
+            raise RuntimeError(_FFI.string(_LIB.clingo_error_message()).decode())
+        if not positive[0]:
+            continue
+        # clingo keeps one copy of each name: its address names it
+        at = int(_FFI.cast("uintptr_t", name[0]))
+        text = names.get(at)
+        if text is None:
+            text = names[at] = _FFI.string(name[0]).decode()
+        index.setdefault((text, size[0]), []).append(sym)
+    return index
+
+
+# the names of symbols by the address of clingo's copy (clingo 5 keeps one copy of each
+# string until the process ends: clingo_add_string)
+_NAMES: dict[int, str] = {}
 
 
 def symbol_text(sym: clingo.Symbol) -> str:
