@@ -374,6 +374,7 @@ class _Line(NamedTuple):
     tokens: frozenset[str]
     predicate: str
     fact: clingo.Symbol | None
+    marker: bool = False  # a marker of a card's texts (TEXTS_BEGIN, TEXTS_END)
 
 
 # Lines of facts seen, worked out once: positions share most of their lines.
@@ -404,20 +405,13 @@ def _split_facts(facts: str) -> _Split:
         lines = _split(facts)
         seen: list[_Line] = []
         texts: list[tuple[str, list[_Line]]] = []
-        # the markers are found in the text and their lines counted there (a loop over the
-        # lines took much of a question's time)
-        text = "\n" + facts
-        line, at, done = 0, 0, 0  # the line at text position `at`; the lines taken
-        begin = text.find("\n" + TEXTS_BEGIN)
-        while begin >= 0:
-            end = text.find("\n" + TEXTS_END, begin)
-            first = line + text.count("\n", at, begin)
-            last = first + text.count("\n", begin, end)
-            line, at = last + 1, end + 1
+        markers = [k for k, info in enumerate(lines) if info.marker]
+        done = 0
+        for k in range(0, len(markers) - 1, 2):  # a text's first and last lines
+            first, last = markers[k], markers[k + 1]
             seen += lines[done:first]
             texts.append((lines[first].text[len(TEXTS_BEGIN) :], lines[first : last + 1]))
             done = last + 1
-            begin = text.find("\n" + TEXTS_BEGIN, end)
         seen += lines[done:]
         split = _SPLIT[facts] = _Split(lines, seen if texts else lines, texts)
     return split
@@ -439,7 +433,11 @@ def _new_line(line: str) -> _Line:
         _LINES.clear()
     plain = _PLAIN_FACT.fullmatch(line)
     info = _LINES[line] = _Line(
-        line, frozenset(_TOKEN.findall(line)), plain.group(1) if plain else "", _fact(line) if plain else None
+        line,
+        frozenset(_TOKEN.findall(line)),
+        plain.group(1) if plain else "",
+        _fact(line) if plain else None,
+        line.startswith(TEXTS_BEGIN) or line == TEXTS_END,
     )
     return info
 
