@@ -683,12 +683,27 @@ class _Prepared(NamedTuple):
     lines: tuple[_Line, ...] = ()  # the facts' lines (of a session that leaves rules out)
 
 
+# the programs prepared last, by modules, facts and parts (a session given again is asked for
+# its program first: Session.shared)
+_PREPARED: dict[tuple[object, ...], _Prepared] = kept({})
+
+
 def _prepare(
     modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Sequence[object]]], prune: bool
 ) -> _Prepared:
     # facts that hold rules could derive what the pruning takes for facts only
     if not prune or ":-" in facts or "{" in facts or ";" in facts:
         return _Prepared(None, facts)
+    key = (modules, facts, tuple((name, tuple(args)) for name, args in parts))
+    known = _PREPARED.get(key)
+    if known is None:
+        if len(_PREPARED) >= 64:
+            del _PREPARED[next(iter(_PREPARED))]
+        known = _PREPARED[key] = _prepared(modules, facts, parts)
+    return known
+
+
+def _prepared(modules: tuple[str, ...], facts: str, parts: Sequence[tuple[str, Sequence[object]]]) -> _Prepared:
     _check_modules(modules, tuple((name, tuple(args)) for name, args in parts))
     # the arguments of the program parts are names in atoms too
     named = frozenset(_TOKEN.findall(" ".join(str(a) for _, args in parts for a in args)))
