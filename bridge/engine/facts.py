@@ -111,6 +111,15 @@ def _word_name(word: str) -> str:
     return " ".join(part.capitalize() for part in word.split("_"))
 
 
+def _shield_facts(who: str, holder: Player | Permanent) -> list[str]:
+    """The prevention shields of a player or permanent (``who``, as the facts name it)."""
+    out = [f"prevention_shield({who}, {holder.prevention_shield})."] if holder.prevention_shield else []
+    out += [f"prevent_next_from({who}, {asp_string(s)})." for s in holder.prevent_next_from]
+    out += _shield_qualities(who, holder.prevent_next_from, holder.prevent_next_from_quality)
+    out += [f"prevent_next_gains({who}, {asp_string(s)})." for s in holder.prevent_next_from_gains]
+    return out
+
+
 def _player_part(
     state: GameState, player: Player, pool: CardPool
 ) -> tuple[list[str], dict[str, Card], dict[str, Card]]:
@@ -135,11 +144,7 @@ def _player_part(
         lines.append(f"drew_from_empty_library({p}).")
     if player.lost:
         lines.append(f"lost({p}).")
-    if player.prevention_shield:
-        lines.append(f"prevention_shield({p}, {player.prevention_shield}).")
-    lines += [f"prevent_next_from({p}, {asp_string(s)})." for s in player.prevent_next_from]
-    lines += _shield_qualities(p, player.prevent_next_from, player.prevent_next_from_quality)
-    lines += [f"prevent_next_gains({p}, {asp_string(s)})." for s in player.prevent_next_from_gains]
+    lines += _shield_facts(p, player)
     if player.cant_cast_spells:
         lines.append(f"cant_cast_spells({p}).")
     if player.skip_turns:
@@ -243,11 +248,7 @@ def _permanent_part(
         copied = pool.get(perm.chosen["copy_card"])
     if perm.regeneration_shields:
         out.append(f"regeneration_shields({o}, {perm.regeneration_shields}).")
-    if perm.prevention_shield:
-        out.append(f"prevention_shield({o}, {perm.prevention_shield}).")
-    out += [f"prevent_next_from({o}, {asp_string(s)})." for s in perm.prevent_next_from]
-    out += _shield_qualities(o, perm.prevent_next_from, perm.prevent_next_from_quality)
-    out += [f"prevent_next_gains({o}, {asp_string(s)})." for s in perm.prevent_next_from_gains]
+    out += _shield_facts(o, perm)
     out += [f"must_block({o}, {asp_string(a)})." for a in perm.must_block]
     if perm.frozen:
         out.append(f"frozen({o}).")
