@@ -263,3 +263,46 @@ def test_answers_are_kept_for_their_own_card_pool() -> None:
         game = Game(state, CardPool.from_cards([card], fallback=CardPool.default()))
         expected = [('destroy("x")', "704.5g")] if toughness == 2 else []
         assert game.state_based_actions() == expected, n
+
+
+def test_the_facts_made_from_parts_met_before_are_those_made_afresh() -> None:
+    """A position's facts reuse each player's, permanent's and card text's facts made for the
+    same object before (a state copied with other fields changed keeps its other objects):
+    they are the facts of the same state with every object made anew. A game's permanents
+    enter, tap, fight, die and move in the list, so that their timestamps shift."""
+    from bridge.engine.facts import position_facts
+    from bridge.model.state import GameState
+    from bridge.play.agents import RandomAgent, decisions
+    from bridge.play.selfplay import load_deck, shipped_decks, start_game
+
+    decks = shipped_decks()
+    game = start_game((load_deck(decks["red_goblins"]), load_deck(decks["green_stompy"])), 3)
+    agents = {p.name: RandomAgent(1000 + i, pass_rate=0.25) for i, p in enumerate(game.state.players)}
+    reused = 0
+    for _ in range(150):
+        before = game.state
+        game.push(agents[(d := decisions(game, trigger_order=False)).player].choose(game, d))
+        reused += any(p is q for p in game.state.permanents() for q in before.permanents())
+        afresh = GameState.model_validate(game.state.model_dump())
+        assert not any(p is q for p in afresh.permanents() for q in game.state.permanents())
+        assert position_facts(game.state, game.pool).facts == position_facts(afresh, game.pool).facts
+    assert reused > 50  # most actions keep some permanents
+
+
+def test_a_permanent_kept_by_a_copy_gets_the_timestamp_of_its_new_place() -> None:
+    """CR 613.6: permanents given without timestamps get them in listing order, so the one
+    left when another leaves takes another timestamp although its object is the same."""
+    from bridge.engine.facts import position_facts
+    from bridge.model.state import GameState
+
+    state = combat().state
+    alice = state.players[0]
+    wurm, angel = alice.battlefield
+    assert wurm.timestamp is None and angel.timestamp is None
+    before = position_facts(state).facts
+    assert 'timestamp("angel", 2).' in before.split("\n")
+    left = state.model_copy(update={"players": [alice.model_copy(update={"battlefield": [angel]}), state.players[1]]})
+    assert left.players[0].battlefield[0] is angel
+    facts = position_facts(left).facts
+    assert facts == position_facts(GameState.model_validate(left.model_dump())).facts
+    assert 'timestamp("angel", 1).' in facts.split("\n")

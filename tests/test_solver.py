@@ -5,6 +5,7 @@ from __future__ import annotations
 import clingo
 import pytest
 
+from bridge.engine import solver
 from bridge.engine.solver import Session, about, module_statements, solve, symbol_text
 from bridge.model.errors import RuleModuleError
 
@@ -78,3 +79,46 @@ def test_an_atom_about_an_object_read_from_its_text_is_read_as_argument_by_argum
         first, second = sym.arguments
         value = second.number if second.type == clingo.SymbolType.Number else symbol_text(second)
         assert about(sym) == (sym.name, symbol_text(first), value)
+
+
+# Symbols of every kind: functions of each arity and sign, tuples, strings, numbers, the
+# infimum and supremum, names met twice.
+_SYMBOLS = [
+    clingo.parse_term(text)
+    for text in ("a", "b(1)", "b(2)", "-c(2,3)", "5", '"s"', "d(x,y,z)", "(1,2)", "f(g(1))", "#inf", "#sup", "-a")
+]
+
+
+def test_an_answer_set_indexed_by_clingo_s_own_functions_as_by_its_python_layer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    direct = solver._signature_index(_SYMBOLS)
+    monkeypatch.setattr(solver, "_LIB", None)
+    assert direct == solver._signature_index(_SYMBOLS)
+    assert set(direct) == {("a", 0), ("b", 1), ("d", 3), ("", 2), ("f", 1)}
+
+
+def test_facts_added_and_atoms_looked_up_by_clingo_s_own_functions_as_by_its_python_layer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    facts = [clingo.parse_term(text) for text in ("p(1)", 'p("x")', "q(a,b)", "-r(2)")]
+    asked = [*facts, clingo.parse_term("p(3)"), clingo.parse_term("s")]  # the last two are no atoms
+
+    def ground(direct: bool) -> tuple[list[str], list[int]]:
+        if not direct:
+            monkeypatch.setattr(solver, "_LIB", None)
+        control = clingo.Control(["--warn=none"])
+        with control.backend() as backend:
+            solver._add_fact_atoms(backend, facts)
+        control.add("base", [], "t(X) :- p(X). #external s2.")
+        control.ground([("base", [])])
+        models: list[list[str]] = []
+        control.solve(on_model=lambda m: models.append(sorted(map(str, m.symbols(atoms=True)))))
+        literals = solver._atom_literals(control, asked)
+        monkeypatch.undo()
+        return models[0], literals
+
+    model, literals = ground(direct=True)
+    assert (model, literals) == ground(direct=False)
+    assert model == sorted(["p(1)", 'p("x")', "q(a,b)", "-r(2)", "t(1)", 't("x")'])
+    assert all(literals[:4]) and literals[4:] == [0, 0]
