@@ -9,7 +9,8 @@ question and reads the verdict.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 
 import clingo
 
@@ -62,6 +63,13 @@ def in_zone(state: GameState, player: str, card: str, where: str, zone: str) -> 
 
 # ---------------------------------------------------------------------- casting and activating
 def acting_facts(game: Board, item: StackObject, marker: str, pay: list[str] | None) -> str:
+    """The position's facts with the attempt to put ``item`` on the stack (``marker``: casting,
+    activating...) and the permanents named to pay."""
+    return game.position.facts + "\n" + "\n".join(attempt_lines(game, item, marker, pay))
+
+
+def attempt_lines(game: Board, item: StackObject, marker: str, pay: list[str] | None) -> list[str]:
+    """The facts of an attempt to put ``item`` on the stack (:func:`acting_facts`)."""
     used: dict[str, Card] = {}
     cards = dict(game.position.cards)
     if item.card is not None and item.id is not None and item.id not in cards:
@@ -70,7 +78,7 @@ def acting_facts(game: Board, item: StackObject, marker: str, pay: list[str] | N
     lines += [fact for card in used.values() for fact in card.facts()]
     lines.append(f"{marker}({asp_string(item.id or '')}).")
     lines += [f"declared_pay({asp_string(s)})." for s in pay or []]
-    return game.position.facts + "\n" + "\n".join(lines)
+    return lines
 
 
 def judge(
@@ -78,9 +86,120 @@ def judge(
 ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     for s in pay or []:
         game._require_object(s, "pay")  # a card in a zone too: the rules judge it (605.5b)
-    facts = acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
-    model = answer(game.modules(*ACTING), facts).model
+    extra = list(extra)
+    model = _open_judgement(game, item, marker, pay, extra)
+    if model is None:
+        facts = acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
+        model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
+
+
+# The frames of the attempts judged last (a position and all the choices of an attempt but
+# those a search varies: the targets, the controller, the permanents tapped to pay; the land
+# played, the mana ability activated, by whom), with how many times each was met and, from
+# the second, its grounding with those choices left open: a frame met again is judged on one
+# grounding for every choice.
+Label = tuple[object, ...]
+
+
+@dataclass
+class _Frame:
+    met: int = 0
+    facts: str = ""  # the fixed facts and the open atoms (external, free)
+    opened: list[tuple[clingo.Symbol, Label]] = field(default_factory=list)
+    present: list[bool] = field(default_factory=list)  # whether each is an atom of the grounding
+
+
+_FRAMES: dict[tuple[object, ...], _Frame] = kept({})
+_FRESH_MEETINGS = 1  # the meetings of a frame whose attempt is judged on a grounding of its own
+
+
+def _framed(
+    game: Board,
+    lines: list[str],
+    opened: Callable[[], list[tuple[clingo.Symbol, Label]]],
+    chosen: Callable[[Label], bool],
+    key: tuple[object, ...] = (),
+) -> frozenset[clingo.Symbol] | None:
+    """The answer of an attempt on the grounding of its frame: the position's facts and
+    ``lines``, with the atoms ``opened`` gives (each with a label) left open and set true when
+    ``chosen`` says so of their label (``key`` tells the frames apart with the objects the
+    atoms name).  None the first time a frame is met: one grounding of the attempt costs less
+    then."""
+    frame_key = (game.position.facts, *key, *lines)
+    frame = _FRAMES.pop(frame_key, None) or _Frame()
+    if len(_FRAMES) >= 64:
+        del _FRAMES[next(iter(_FRAMES))]
+    _FRAMES[frame_key] = frame
+    frame.met += 1
+    if frame.met <= _FRESH_MEETINGS:
+        return None
+    if not frame.facts:
+        frame.opened = opened()
+        frame.facts = "\n".join([game.position.facts, *lines, *(f"#external {a}. [free]" for a, _ in frame.opened)])
+    session = Session.shared(game.modules(*ACTING), frame.facts)
+    if not frame.present:
+        # an open atom that no kept rule reads is left out of the grounding, as its fact would be
+        frame.present = session.present([a for a, _ in frame.opened])
+    return session.solve(
+        signed=[(atom, chosen(label)) for (atom, label), here in zip(frame.opened, frame.present) if here]
+    ).model
+
+
+_OPEN_MARKERS = frozenset({"casting", "activating"})
+
+
+def _open_judgement(
+    game: Board, item: StackObject, marker: str, pay: list[str] | None, extra: list[str]
+) -> frozenset[clingo.Symbol] | None:
+    """A cast or an activation judged on its frame (:func:`_framed`): its targets (one slot
+    more than the text asks for), its controller and the permanents named to pay left open,
+    so that the attempts that differ only in those (a search trying each target, each player,
+    each way to pay) share one grounding.  None for an attempt outside what the frame leaves
+    open (a target in a library, a card named to pay)."""
+    if marker not in _OPEN_MARKERS or item.id is None:
+        return None
+    state = game.state
+    players = [p.name for p in state.players]
+    permanents = [p.id or "" for p in state.permanents()]
+    universe = [
+        *players,
+        *permanents,
+        *(s.id or "" for s in state.stack),
+        *(c.id or "" for p in state.players for zone in ("hand", "graveyard", "exile") for c in getattr(p, zone)),
+    ]
+    slots = len(spec_targets(game, item)) + 1
+    controller = item.controller or state.active
+    if (
+        len(item.targets) > slots
+        or not set(item.targets) <= set(universe)
+        or not set(pay or []) <= set(permanents)
+        or controller not in players
+    ):
+        return None
+    o = asp_string(item.id)
+    # the attempt's facts but its targets and controller
+    trial = item.model_copy(update={"targets": [], "controller": controller})
+    lines = [x for x in attempt_lines(game, trial, marker, None) if not x.startswith(f"stack_controller({o},")]
+    oid = clingo.String(item.id)
+
+    def opened() -> list[tuple[clingo.Symbol, Label]]:
+        return [
+            *(
+                (clingo.Function("stack_target", [oid, clingo.Number(i), clingo.String(t)]), (i, t))
+                for i in range(1, slots + 1)
+                for t in universe
+            ),
+            *((clingo.Function("stack_controller", [oid, clingo.String(p)]), ("controller", p)) for p in players),
+            *((clingo.Function("declared_pay", [clingo.String(s)]), ("pay", s)) for s in permanents),
+        ]
+
+    named: set[Label] = {
+        *enumerate(item.targets, start=1),
+        ("controller", controller),
+        *(("pay", s) for s in pay or []),
+    }
+    return _framed(game, [*lines, *extra], opened, named.__contains__, (slots, *universe))
 
 
 def cast_object(game: Board, action: Cast) -> StackObject:
@@ -256,8 +375,22 @@ def check_mana_ability(game: Board, action: Activate) -> tuple[Verdict, frozense
     player = actor(game.state, action.by, "activate")
     game._require_permanent_at(action.source, "activate.source")
     color = MANA_LETTERS[action.color] if action.color is not None else "unnamed"
-    facts = game.position.facts + f"\nactivating_mana({asp_string(action.source)}, {asp_string(player)}, {color})."
-    model = answer(game.modules(*ACTING), facts).model
+    state = game.state
+
+    def opened() -> list[tuple[clingo.Symbol, Label]]:
+        return [
+            (clingo.Function("activating_mana", [clingo.String(s), clingo.String(p), clingo.Function(c)]), (s, p, c))
+            for s in (perm.id or "" for perm in state.permanents())
+            for p in (p.name for p in state.players)
+            for c in (*MANA_LETTERS.values(), "unnamed")
+        ]
+
+    # the mana abilities of every permanent, by every player, with every color left open
+    ids = [*(p.name for p in state.players), *(perm.id for perm in state.permanents())]
+    model = _framed(game, [], opened, (action.source, player, color).__eq__, ("activating_mana", *ids))
+    if model is None:
+        facts = game.position.facts + f"\nactivating_mana({asp_string(action.source)}, {asp_string(player)}, {color})."
+        model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
 
 
@@ -283,8 +416,21 @@ def check_play_land(game: Board, action: PlayLand) -> tuple[Verdict, frozenset[c
     """CR 115.1c, 305.1-305.3: may this player play this land now?"""
     player = actor(game.state, action.by, "play_land")
     card = in_hand(game.state, player, action.card, "play_land.card")
-    facts = game.position.facts + f"\nplaying_land({asp_string(card.id or '')}, {asp_string(player)})."
-    model = answer(game.modules(*ACTING), facts).model
+    state = game.state
+
+    def opened() -> list[tuple[clingo.Symbol, Label]]:
+        return [
+            (clingo.Function("playing_land", [clingo.String(c.id or ""), clingo.String(p)]), (c.id, p))
+            for c in (c for q in state.players for c in q.hand)
+            for p in (p.name for p in state.players)
+        ]
+
+    # every card in a hand played by every player left open
+    ids = [*(p.name for p in state.players), *(c.id for p in state.players for c in p.hand)]
+    model = _framed(game, [], opened, (card.id, player).__eq__, ("playing_land", *ids))
+    if model is None:
+        facts = game.position.facts + f"\nplaying_land({asp_string(card.id or '')}, {asp_string(player)})."
+        model = answer(game.modules(*ACTING), facts).model
     return game.reader.verdict(model), model
 
 

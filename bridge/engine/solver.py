@@ -938,6 +938,19 @@ class Session:
         self._answers[question] = solution
         return solution
 
+    def present(self, symbols: Sequence[clingo.Symbol]) -> list[bool]:
+        """Whether each symbol is an atom of the grounded program."""
+        return [bool(literal) for literal in self._literals_of(symbols)]
+
+    def _literals_of(self, symbols: Sequence[clingo.Symbol]) -> list[int]:
+        """The program literal of each symbol's atom (0: no atom of the program), looked up
+        once per grounding."""
+        known = self._literals
+        unknown = [sym for sym in symbols if sym._rep not in known]
+        if unknown:
+            known.update(zip([sym._rep for sym in unknown], _atom_literals(self._control, unknown)))
+        return [known[sym._rep] for sym in symbols]
+
     def _fixed(
         self,
         assumptions: Iterable[clingo.Symbol],
@@ -947,13 +960,8 @@ class Session:
         """The program literals a solve assumes: an atom set true or false by its symbol (true
         and no atom of the program: no answer, as clingo has it), and the literals given."""
         fixed: list[int] = []
-        known = self._literals
         pairs = [*((a, True) for a in assumptions), *signed]
-        unknown = [sym for sym, _ in pairs if sym._rep not in known]
-        if unknown:
-            known.update(zip([sym._rep for sym in unknown], _atom_literals(self._control, unknown)))
-        for sym, truth in pairs:
-            literal = known[sym._rep]
+        for (_, truth), literal in zip(pairs, self._literals_of([sym for sym, _ in pairs])):
             if literal:
                 fixed.append(literal if truth else -literal)
             elif truth:
