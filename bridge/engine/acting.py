@@ -9,7 +9,7 @@ question and reads the verdict.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import clingo
@@ -104,14 +104,14 @@ Label = tuple[object, ...]
 
 @dataclass
 class _Frame:
-    met: int = 0
+    tried: set[Hashable] = field(default_factory=set)  # the attempts met before it is grounded
     facts: str = ""  # the fixed facts and the open atoms (external, free)
     opened: list[tuple[clingo.Symbol, Label]] = field(default_factory=list)
     present: list[bool] = field(default_factory=list)  # whether each is an atom of the grounding
 
 
 _FRAMES: dict[tuple[object, ...], _Frame] = kept({})
-_FRESH_MEETINGS = 1  # the meetings of a frame whose attempt is judged on a grounding of its own
+_FRESH_MEETINGS = 1  # the attempts of a frame judged on a grounding of their own
 
 
 def _framed(
@@ -119,22 +119,23 @@ def _framed(
     lines: list[str],
     opened: Callable[[], list[tuple[clingo.Symbol, Label]]],
     chosen: Callable[[Label], bool],
+    attempt: Hashable,
     key: tuple[object, ...] = (),
 ) -> frozenset[clingo.Symbol] | None:
     """The answer of an attempt on the grounding of its frame: the position's facts and
     ``lines``, with the atoms ``opened`` gives (each with a label) left open and set true when
     ``chosen`` says so of their label (``key`` tells the frames apart with the objects the
-    atoms name).  None the first time a frame is met: one grounding of the attempt costs less
-    then."""
+    atoms name).  None until a second attempt (``attempt``, the choices it makes) of the frame
+    is met: one grounding of the attempt costs less then."""
     frame_key = (game.position.facts, *key, *lines)
     frame = _FRAMES.pop(frame_key, None) or _Frame()
     if len(_FRAMES) >= 64:
         del _FRAMES[next(iter(_FRAMES))]
     _FRAMES[frame_key] = frame
-    frame.met += 1
-    if frame.met <= _FRESH_MEETINGS:
-        return None
     if not frame.facts:
+        frame.tried.add(attempt)
+        if len(frame.tried) <= _FRESH_MEETINGS:
+            return None  # the same attempt again is answered from what was kept
         frame.opened = opened()
         frame.facts = "\n".join([game.position.facts, *lines, *(f"#external {a}. [free]" for a, _ in frame.opened)])
     session = Session.shared(game.modules(*ACTING), frame.facts)
@@ -199,7 +200,8 @@ def _open_judgement(
         ("controller", controller),
         *(("pay", s) for s in pay or []),
     }
-    return _framed(game, [*lines, *extra], opened, named.__contains__, (slots, *universe))
+    attempt = (tuple(item.targets), controller, tuple(pay or []))
+    return _framed(game, [*lines, *extra], opened, named.__contains__, attempt, (slots, *universe))
 
 
 def cast_object(game: Board, action: Cast) -> StackObject:
@@ -387,7 +389,8 @@ def check_mana_ability(game: Board, action: Activate) -> tuple[Verdict, frozense
 
     # the mana abilities of every permanent, by every player, with every color left open
     ids = [*(p.name for p in state.players), *(perm.id for perm in state.permanents())]
-    model = _framed(game, [], opened, (action.source, player, color).__eq__, ("activating_mana", *ids))
+    attempt = (action.source, player, color)
+    model = _framed(game, [], opened, attempt.__eq__, attempt, ("activating_mana", *ids))
     if model is None:
         facts = game.position.facts + f"\nactivating_mana({asp_string(action.source)}, {asp_string(player)}, {color})."
         model = answer(game.modules(*ACTING), facts).model
@@ -427,7 +430,8 @@ def check_play_land(game: Board, action: PlayLand) -> tuple[Verdict, frozenset[c
 
     # every card in a hand played by every player left open
     ids = [*(p.name for p in state.players), *(c.id for p in state.players for c in p.hand)]
-    model = _framed(game, [], opened, (card.id, player).__eq__, ("playing_land", *ids))
+    attempt = (card.id, player)
+    model = _framed(game, [], opened, attempt.__eq__, attempt, ("playing_land", *ids))
     if model is None:
         facts = game.position.facts + f"\nplaying_land({asp_string(card.id or '')}, {asp_string(player)})."
         model = answer(game.modules(*ACTING), facts).model
