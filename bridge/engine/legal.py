@@ -20,7 +20,7 @@ import clingo
 from bridge.engine.acting import ACTING, MANA_COLORS
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.solver import Session, atoms, kept, lines_without, unread_inputs
+from bridge.engine.solver import KEPT_GROUNDINGS, KEPT_POSITIONS, Session, atoms, kept, lines_without, unread_inputs
 from bridge.model.state import STEPS
 
 
@@ -196,7 +196,7 @@ def _kept_facts(game: Board) -> str:
         for p in game.state.permanents()
         if p.attacking is not None and p.attacking not in players
     )
-    if len(_KEPT) >= 64:
+    if len(_KEPT) >= KEPT_POSITIONS:
         del _KEPT[next(iter(_KEPT))]
     _KEPT[id(game.position)] = (game.position, kept)
     return kept
@@ -235,7 +235,7 @@ def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], cli
         opened[(flag, None)] = clingo.Function(flag)
     facts = kept + "\n" + " ".join(f"#external {sym}. [free]" for sym in opened.values())
     session = Session.shared(game.modules(*ACTING), facts)
-    if len(_LISTING_SESSIONS) >= 8:
+    if len(_LISTING_SESSIONS) >= KEPT_GROUNDINGS // 2:
         del _LISTING_SESSIONS[next(iter(_LISTING_SESSIONS))]
     known = _LISTING_SESSIONS[kept] = (session, opened)
     return known
