@@ -122,3 +122,28 @@ def test_facts_added_and_atoms_looked_up_by_clingo_s_own_functions_as_by_its_pyt
     assert (model, literals) == ground(direct=False)
     assert model == sorted(["p(1)", 'p("x")', "q(a,b)", "-r(2)", "t(1)", 't("x")'])
     assert all(literals[:4]) and literals[4:] == [0, 0]
+
+
+def test_a_search_keeps_more_groundings_and_the_caches_shrink_back_after() -> None:
+    """Session.shared gives a grounding again while it is kept: 16 by default, 128 inside
+    keeping_more (a search); after it, the kept groundings shrink back to 16 as the cache is
+    next used."""
+    modules = ("inputs", "turn/priority", "turn/passing")
+
+    def ask(n: int) -> Session:
+        return Session.shared(modules, f'step(main1). player("p{n}"). priority("p{n}").')
+
+    solver.forget()
+    first = ask(0)
+    for n in range(1, 40):
+        ask(n)
+    assert ask(0) is not first  # dropped: 16 are kept
+    with solver.keeping_more():
+        first = ask(100)
+        for n in range(101, 140):
+            ask(n)
+        assert ask(100) is first
+        assert len(solver._SHARED) == 16 + 40  # those kept before, and the search's
+    assert solver.KEEP.groundings == 16
+    ask(200)
+    assert len(solver._SHARED) == 16

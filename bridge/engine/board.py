@@ -21,7 +21,7 @@ from typing import Literal, Self, overload
 import clingo
 
 from bridge.engine.facts import Position, asp_string, position_facts, priority_facts
-from bridge.engine.solver import KEPT_GROUNDINGS, KEPT_POSITIONS, Session, about, answer, atoms, kept, lines_without
+from bridge.engine.solver import KEEP, Session, about, answer, atoms, kept, lines_without, make_room
 from bridge.engine.verdict import Verdict, ViolationReader
 from bridge.model.actions import (
     Action,
@@ -160,8 +160,7 @@ def _position(state: GameState, pool: CardPool) -> Position:
     if known is not None and known[0] is state and known[1] is pool:
         return known[2]
     position = position_facts(state, pool)
-    if len(_POSITIONS) >= KEPT_POSITIONS:
-        del _POSITIONS[next(iter(_POSITIONS))]
+    make_room(_POSITIONS, KEEP.positions)
     _POSITIONS[id(state)] = (state, pool, position)
     return position
 
@@ -565,8 +564,7 @@ class Board:
             return known[1]
         session = self._turn_session(facts)
         model = session.solve(signed=[(_symbol(atom), atom in now) for atom in _turn_opened(state)]).model
-        if len(_SBA_ANSWERS) >= KEPT_POSITIONS:
-            del _SBA_ANSWERS[next(iter(_SBA_ANSWERS))]
+        make_room(_SBA_ANSWERS, KEEP.positions)
         _SBA_ANSWERS[key] = (self.pool, model)
         return model
 
@@ -586,8 +584,7 @@ class Board:
                 *(f"hand_size({asp_string(p.name)}, {len(p.hand)})." for p in state.players if len(p.hand) >= _HANDS),
             ]
         )
-        if len(_TURN_FACTS) >= KEPT_POSITIONS:
-            del _TURN_FACTS[next(iter(_TURN_FACTS))]
+        make_room(_TURN_FACTS, KEEP.positions)
         _TURN_FACTS[id(position)] = (position, facts)
         return facts
 
@@ -600,8 +597,7 @@ class Board:
         if cached is not None and cached[0] is self.pool:
             return cached[1]
         known = Session.shared(self.modules(*SBA, *TURN), facts)
-        if len(_TURN_SESSIONS) >= KEPT_GROUNDINGS // 2:
-            del _TURN_SESSIONS[next(iter(_TURN_SESSIONS))]
+        make_room(_TURN_SESSIONS, KEEP.groundings // 2)
         _TURN_SESSIONS[facts] = (self.pool, known)
         return known
 

@@ -20,7 +20,7 @@ import clingo
 from bridge.engine.acting import ACTING, MANA_COLORS
 from bridge.engine.board import Board
 from bridge.engine.facts import asp_string
-from bridge.engine.solver import KEPT_GROUNDINGS, KEPT_POSITIONS, Session, atoms, kept, lines_without, unread_inputs
+from bridge.engine.solver import KEEP, Session, atoms, kept, lines_without, make_room, unread_inputs
 from bridge.model.state import STEPS
 
 
@@ -196,8 +196,7 @@ def _kept_facts(game: Board) -> str:
         for p in game.state.permanents()
         if p.attacking is not None and p.attacking not in players
     )
-    if len(_KEPT) >= KEPT_POSITIONS:
-        del _KEPT[next(iter(_KEPT))]
+    make_room(_KEPT, KEEP.positions)
     _KEPT[id(game.position)] = (game.position, kept)
     return kept
 
@@ -235,8 +234,7 @@ def _listing_session(game: Board) -> tuple[Session, dict[tuple[str, object], cli
         opened[(flag, None)] = clingo.Function(flag)
     facts = kept + "\n" + " ".join(f"#external {sym}. [free]" for sym in opened.values())
     session = Session.shared(game.modules(*ACTING), facts)
-    if len(_LISTING_SESSIONS) >= KEPT_GROUNDINGS // 2:
-        del _LISTING_SESSIONS[next(iter(_LISTING_SESSIONS))]
+    make_room(_LISTING_SESSIONS, KEEP.groundings // 2)
     known = _LISTING_SESSIONS[kept] = (session, opened)
     return known
 

@@ -23,6 +23,8 @@ position met for the first time call it).
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import gc
 import hashlib
@@ -31,7 +33,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
@@ -50,8 +52,7 @@ except ImportError:  # pragma: no cover - another build of clingo: its Python la
     _FFI = _LIB = None
 
 __all__ = [
-    "KEPT_GROUNDINGS",
-    "KEPT_POSITIONS",
+    "KEEP",
     "Session",
     "Solution",
     "answer",
@@ -59,9 +60,11 @@ __all__ = [
     "collect_less",
     "fact_words",
     "forget",
+    "keeping_more",
     "kept",
     "lines_without",
     "live_statements",
+    "make_room",
     "module_statements",
     "solve",
     "symbol",
@@ -86,13 +89,39 @@ def collect_less() -> None:
     gc.set_threshold(100_000, 20, 100)
 
 
-# How many groundings (clingo controls, some 0.5 MB each) and how many positions' facts and
-# answers the caches of a process hold for questions asked again.  A search comes back to the
-# positions it left (a line tried, then another from the same position): with 16 groundings
-# kept, half of those a puzzle search grounded had been grounded before; with 128, a search of
-# two turns takes 18% fewer instructions (benchmarks/README.md, puzzles.py).
-KEPT_GROUNDINGS = 128
-KEPT_POSITIONS = 512
+@dataclass
+class Keep:
+    """How many groundings (clingo controls, some 0.5 MB each) and how many positions' facts
+    and answers the caches of a process hold for questions asked again (:data:`KEEP`)."""
+
+    groundings: int = 16
+    positions: int = 64
+
+
+KEEP = Keep()
+
+
+@contextlib.contextmanager
+def keeping_more(groundings: int = 128, positions: int = 512) -> Iterator[None]:
+    """Keep more groundings and positions while a search runs.  A search comes back to the
+    positions it left (a line tried, then another from the same position): with 16 groundings
+    kept, half of those the bundled puzzles' searches grounded had been grounded before, and
+    with 128 a search of two turns takes 18% fewer instructions; a game played on, whose
+    positions don't come back, would only hold more memory (some 120 MB more for 128).  The
+    caches shrink back as they are next used."""
+    before = dataclasses.replace(KEEP)
+    KEEP.groundings, KEEP.positions = max(groundings, before.groundings), max(positions, before.positions)
+    try:
+        yield
+    finally:
+        KEEP.groundings, KEEP.positions = before.groundings, before.positions
+
+
+def make_room(cache: dict[Any, Any], size: int) -> None:
+    """Drop the oldest entries of a cache until one more fits in ``size``."""
+    while cache and len(cache) >= size:
+        del cache[next(iter(cache))]
+
 
 _FORGET: list[Callable[[], None]] = []
 _Cache = TypeVar("_Cache", bound=dict[Any, Any])
@@ -707,8 +736,7 @@ def _prepare(
     key = (modules, facts, tuple((name, tuple(args)) for name, args in parts))
     known = _PREPARED.get(key)
     if known is None:
-        if len(_PREPARED) >= KEPT_POSITIONS:
-            del _PREPARED[next(iter(_PREPARED))]
+        make_room(_PREPARED, KEEP.positions)
         known = _PREPARED[key] = _prepared(modules, facts, parts)
     return known
 
@@ -809,8 +837,7 @@ class Session:
         known = _SHARED.get(key)
         if known is None:
             known = cls(modules, facts, parts, _program=prepared)
-            if len(_SHARED) >= KEPT_GROUNDINGS:
-                del _SHARED[next(iter(_SHARED))]
+            make_room(_SHARED, KEEP.groundings)
         else:
             del _SHARED[key]  # most recent last
         _SHARED[key] = known

@@ -12,6 +12,7 @@ of the engine (the list of legal actions and the judge disagree): :class:`PerftD
 names the action and the line of actions that led to the position.
 
 >>> from bridge.engine.game import Game
+from bridge.engine.solver import keeping_more
 >>> game = Game.from_scenario("tests/perft/bolt_main_phase.yaml")
 >>> perft(game, 1).counts
 [7]
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bridge.engine.game import Game
+from bridge.engine.solver import keeping_more
 from bridge.model.actions import Action
 from bridge.play.agents import decisions, game_over
 from bridge.play.moves import ListingDefect, listed_options, logged, push_listed
@@ -77,20 +79,33 @@ def perft(
             result.counts = [1] * depth
             result.complete = True
             return result
-        for action in _options(game, base):
-            before = list(result.counts)
-            _push(game, action, base)
-            result.nodes += 1
-            _count(game, 1, depth, result, base)
-            game.pop()
-            result.divide.append((action, result.counts[-1] - before[-1]))
-            if on_first is not None:
-                result.seconds = time.perf_counter() - started
-                on_first(result)
+        with keeping_more():  # the search comes back to each position after its children
+            _first_actions(game, depth, on_first, result, base, started)
         result.complete = True
         return result
     finally:
         result.seconds = time.perf_counter() - started
+
+
+def _first_actions(
+    game: Game,
+    depth: int,
+    on_first: Callable[[PerftCount], None] | None,
+    result: PerftCount,
+    base: int,
+    started: float,
+) -> None:
+    """Count under each first action, in turn."""
+    for action in _options(game, base):
+        before = list(result.counts)
+        _push(game, action, base)
+        result.nodes += 1
+        _count(game, 1, depth, result, base)
+        game.pop()
+        result.divide.append((action, result.counts[-1] - before[-1]))
+        if on_first is not None:
+            result.seconds = time.perf_counter() - started
+            on_first(result)
 
 
 def _count(game: Game, level: int, depth: int, result: PerftCount, base: int) -> None:

@@ -72,6 +72,7 @@ import yaml
 from bridge.engine.acting import others_choices
 from bridge.engine.game import Game
 from bridge.engine.legal import listing
+from bridge.engine.solver import keeping_more
 from bridge.io.writing import write_whole
 from bridge.model.actions import Action, Activate, Cast, DeclareAttackers, DeclareBlockers, Pass
 from bridge.model.errors import UnsupportedCardError
@@ -332,7 +333,7 @@ class Solver:
         result = SolveResult("unknown")
         deadline = Deadline(self.time_limit + 2.0 if self.time_limit else None)
         try:
-            with deadline:
+            with deadline, keeping_more():  # a search comes back to the positions it left
                 root = self._root()
                 if root is not None:
                     result = self._answer(root)
