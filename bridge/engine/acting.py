@@ -16,7 +16,7 @@ import clingo
 
 from bridge.engine.board import Board, priority_step
 from bridge.engine.facts import Position, asp_string, stack_object_facts
-from bridge.engine.solver import Session, answer, atoms, kept
+from bridge.engine.solver import Session, answer, atoms, kept, make_room
 from bridge.engine.verdict import Verdict, Violation
 from bridge.model.actions import Activate, AnswerOffer, Cast, ChooseTargets, Pass, PlayLand, TurnFaceUp
 from bridge.model.cards import Card, TargetSpec
@@ -96,9 +96,9 @@ def judge(
 
 # The frames of the attempts judged last (a position and all the choices of an attempt but
 # those a search varies: the targets, the controller, the permanents tapped to pay; the land
-# played, the mana ability activated, by whom), with how many times each was met and, from
-# the second, its grounding with those choices left open: a frame met again is judged on one
-# grounding for every choice.
+# played, the mana ability activated, by whom), with the attempts met and, from the second
+# distinct one, the frame's grounding with those choices left open: the frame's later attempts
+# are judged on that one grounding.
 Label = tuple[object, ...]
 
 
@@ -129,8 +129,7 @@ def _framed(
     is met: one grounding of the attempt costs less then."""
     frame_key = (game.position.facts, *key, *lines)
     frame = _FRAMES.pop(frame_key, None) or _Frame()
-    if len(_FRAMES) >= 64:
-        del _FRAMES[next(iter(_FRAMES))]
+    make_room(_FRAMES, 64)
     _FRAMES[frame_key] = frame
     if not frame.facts:
         frame.tried.add(attempt)

@@ -12,7 +12,6 @@ of the engine (the list of legal actions and the judge disagree): :class:`PerftD
 names the action and the line of actions that led to the position.
 
 >>> from bridge.engine.game import Game
-from bridge.engine.solver import keeping_more
 >>> game = Game.from_scenario("tests/perft/bolt_main_phase.yaml")
 >>> perft(game, 1).counts
 [7]
