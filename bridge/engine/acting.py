@@ -86,11 +86,10 @@ def judge(
 ) -> tuple[Verdict, frozenset[clingo.Symbol]]:
     for s in pay or []:
         game._require_object(s, "pay")  # a card in a zone too: the rules judge it (605.5b)
-    extra = list(extra)
-    model = _open_judgement(game, item, marker, pay, extra)
+    lines = [*attempt_lines(game, item, marker, pay), *extra]
+    model = _open_judgement(game, item, marker, pay, lines)
     if model is None:
-        facts = acting_facts(game, item, marker, pay) + "\n" + "\n".join(extra)
-        model = answer(game.modules(*ACTING), facts).model
+        model = answer(game.modules(*ACTING), "\n".join([game.position.facts, *lines])).model
     return game.reader.verdict(model), model
 
 
@@ -150,13 +149,13 @@ _OPEN_MARKERS = frozenset({"casting", "activating"})
 
 
 def _open_judgement(
-    game: Board, item: StackObject, marker: str, pay: list[str] | None, extra: list[str]
+    game: Board, item: StackObject, marker: str, pay: list[str] | None, lines: list[str]
 ) -> frozenset[clingo.Symbol] | None:
-    """A cast or an activation judged on its frame (:func:`_framed`): its targets (one slot
-    more than the text asks for), its controller and the permanents named to pay left open,
-    so that the attempts that differ only in those (a search trying each target, each player,
-    each way to pay) share one grounding.  None for an attempt outside what the frame leaves
-    open (a target in a library, a card named to pay)."""
+    """A cast or an activation (``lines``: the facts of the attempt) judged on its frame
+    (:func:`_framed`): its targets (one slot more than the text asks for), its controller and
+    the permanents named to pay left open, so that the attempts that differ only in those (a
+    search trying each target, each player, each way to pay) share one grounding.  None for an
+    attempt outside what the frame leaves open (a target in a library, a card named to pay)."""
     if marker not in _OPEN_MARKERS or item.id is None:
         return None
     state = game.state
@@ -178,9 +177,9 @@ def _open_judgement(
     ):
         return None
     o = asp_string(item.id)
-    # the attempt's facts but its targets and controller
-    trial = item.model_copy(update={"targets": [], "controller": controller})
-    lines = [x for x in attempt_lines(game, trial, marker, None) if not x.startswith(f"stack_controller({o},")]
+    # the attempt's facts but those of its targets, controller and payment
+    chosen = (f"stack_target({o},", f"stack_controller({o},", "declared_pay(")
+    fixed = [x for x in lines if not x.startswith(chosen)]
     oid = clingo.String(item.id)
 
     def opened() -> list[tuple[clingo.Symbol, Label]]:
@@ -200,7 +199,7 @@ def _open_judgement(
         *(("pay", s) for s in pay or []),
     }
     attempt = (tuple(item.targets), controller, tuple(pay or []))
-    return _framed(game, [*lines, *extra], opened, named.__contains__, attempt, (slots, *universe))
+    return _framed(game, fixed, opened, named.__contains__, attempt, (slots, *universe))
 
 
 def cast_object(game: Board, action: Cast) -> StackObject:
