@@ -24,6 +24,7 @@ import itertools
 import random
 from pathlib import Path
 
+from bridge.engine import solver
 from bridge.engine.acting import ACTING, ability_card, permanent_card, spec_targets
 from bridge.engine.board import LegalAttacks, LegalBlocks
 from bridge.engine.game import Game
@@ -254,15 +255,20 @@ def test_every_action_the_rules_accept_is_offered() -> None:
 
 
 def test_the_ways_to_pay_part_grounds_without_warnings() -> None:
-    """The program part asked for the ways to pay (stack/mana.lp ``payments``) is grounded
-    with the whole modules and warnings on, as every other part is."""
+    """The program part asked for the ways to pay (stack/mana.lp ``payments``, for each card in
+    hand) is grounded with the whole modules and warnings on, as every other part is."""
     from bridge.engine.solver import Session
 
     game = Game.from_scenario(ROOT / "tests/positions/duel.yaml")
+    hand = [c.id or "" for c in game.state.player("alice").hand]
     session = Session(
-        game.modules(*ACTING), game.position.facts + '\nlisting("alice").', [("payments", ())], prune=False
+        game.modules(*ACTING),
+        game.position.facts + '\nlisting("alice").',
+        [("payments", (card,)) for card in hand],
+        prune=False,
     )
-    assert session.solve().satisfiable
+    assert session.solve(models=1).satisfiable
+    assert len(session.free_externals("enumerating", 1)) >= 2  # the ways to pay of two cards or more
 
 
 def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_forgotten() -> None:
@@ -290,6 +296,39 @@ def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_fo
     assert ways == [["forest", "island", "mountain"]]
     legal._LISTING_SESSIONS.clear()
     assert legal.payments(Game.from_state(board), "alice", "divination") == ways
+
+
+def test_the_ways_to_pay_of_each_attempt_are_grounded_as_it_is_asked_about() -> None:
+    """The ways to pay of one card and then another are grounded on one listing's grounding
+    (a part for each), and are those of a listing grounded for each alone."""
+    from bridge.engine import legal
+
+    board = {
+        "turn": 5,
+        "active": "alice",
+        "step": "main1",
+        "players": [
+            {
+                "name": "alice",
+                "hand": ["Divination", "Grizzly Bears", "Lightning Bolt"],
+                "battlefield": ["Island", "Mountain", "Forest", "Forest", "Mountain"],
+            },
+            {"name": "bob"},
+        ],
+    }
+    game = Game.from_state(board)
+    cards = sorted(legal.listing(game, "alice").payment_choices)
+    assert len(cards) == 3
+    together = [legal.payments(game, "alice", card) for card in cards]
+    alone = []
+    for card in cards:
+        legal._LISTING_SESSIONS.clear()
+        solver.forget()
+        fresh = Game.from_state(board)
+        legal.listing(fresh, "alice")
+        alone.append(legal.payments(fresh, "alice", card))
+    assert together == alone
+    assert [len(ways) for ways in together] == [3, 3, 1]
 
 
 def _walk(game: Game, depth: int, found: list[Game]) -> None:

@@ -71,10 +71,10 @@ def payments(game: Board, player: str, key: str) -> list[list[str]]:
     ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
     it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
     session, opened = _listing_session(game)
-    # the ways to pay are grounded once, when first asked for
-    session.ground([("payments", ())])
-    enumerating = session.free_externals("enumerating", 1)
     wanted = _attempt_text(key)
+    # the ways to pay of an attempt are grounded once, when first asked for
+    session.ground([("payments", (_attempt_symbol(key),))])
+    enumerating = session.free_externals("enumerating", 1)
     if (wanted,) not in enumerating:
         return []
     fixed = _fixed(game, player, opened)
@@ -97,10 +97,15 @@ def payments(game: Board, player: str, key: str) -> list[list[str]]:
 
 def _attempt_text(key: str) -> str:
     """How the rules write an attempt: a card id, or ``act(Source, Number)``."""
+    return key if "/" not in key else str(_attempt_symbol(key))
+
+
+def _attempt_symbol(key: str) -> clingo.Symbol:
+    """An attempt as the rules name it: a card id, or ``act(Source, Number)``."""
     if "/" not in key:
-        return key
+        return clingo.String(key)
     source, _, number = key.rpartition("/")
-    return str(clingo.Function("act", [clingo.String(source), clingo.Number(int(number))]))
+    return clingo.Function("act", [clingo.String(source), clingo.Number(int(number))])
 
 
 def _fixed(

@@ -797,6 +797,7 @@ class Session:
         self._warnings: list[str] = []
         self._shadow: Session | None = None
         self._freed: dict[tuple[str, int], dict[tuple[object, ...], int]] = {}
+        self._freed_at: dict[tuple[str, int], int] = {}  # the number of parts grounded then
         # the answers given, by question: the same question on the same grounding has them
         self._answers: dict[tuple[object, ...], Solution] = {}
         # the program literal of each atom set by symbol (0: no atom of the program), looked up
@@ -1049,11 +1050,13 @@ class Session:
         """Make the external atoms of a predicate free (neither true nor false) and return
         their program literals by arguments, to be fixed per solve with ``literals``."""
         known = self._freed.get((name, arity))
-        if known is not None:
+        if known is not None and self._freed_at.get((name, arity)) == len(self._grounded):
             return known
+        # made free again after a part grounded since may have more
         self._answers.clear()
         out: dict[tuple[object, ...], int] = {}
         self._freed[(name, arity)] = out
+        self._freed_at[(name, arity)] = len(self._grounded)
         for atom in self._control.symbolic_atoms.by_signature(name, arity):
             if atom.is_external:
                 self._control.assign_external(atom.literal, None)
