@@ -13,6 +13,7 @@ targets of the others and their exact payment are judged as each is tried
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import clingo
@@ -66,14 +67,16 @@ def listing(game: Board, player: str) -> Listing:
     return _read_listing(model)
 
 
-def payments(game: Board, player: str, key: str) -> list[list[str]]:
+def payments(game: Board, player: str, key: str, others: Iterable[str] = ()) -> list[list[str]]:
     """The ways to pay what ``player`` could try (a card id, or ``source/number`` for an
     ability) that leave different mana abilities untapped (CR 601.2g), each as the sources
-    it taps (for ``pay``): more solves of the listing's grounding, not another grounding."""
+    it taps (for ``pay``): more solves of the listing's grounding, not another grounding.
+    ``others``: what may be asked about next (their ways to pay are grounded with these)."""
     session, opened = _listing_session(game)
     wanted = _attempt_text(key)
-    # the ways to pay of an attempt are grounded once, when first asked for
-    session.ground([("payments", (_attempt_symbol(key),))])
+    # the ways to pay of an attempt are grounded once, when first asked for (with those of the
+    # others: one grounding step costs less than several)
+    session.ground([("payments", (_attempt_symbol(k),)) for k in sorted({key, *others})])
     enumerating = session.free_externals("enumerating", 1)
     if (wanted,) not in enumerating:
         return []

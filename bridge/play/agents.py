@@ -480,7 +480,7 @@ def _ways_to_pay(game: Game, player: str, key: str, actions: list[Action], liste
     judged = key in listed.judged_payment_choices
     if key not in listed.payment_choices and not judged and len(kinds) < 2:
         return actions
-    least_ways = payments(game, player, key) if key in listed.payment_choices else []
+    least_ways = payments(game, player, key, listed.payment_choices) if key in listed.payment_choices else []
     out: list[Action] = []
     for action in actions:
         least = (
