@@ -213,15 +213,33 @@ class Board:
         if known is not None and known[0] is not state:
             self._known_steps = None
         self.state = state
-        self.position: Position = _position(state, self.pool)
-        # the position's describe, not the board's: a bound method of the board would make a
-        # cycle (board, reader, board) that only the cyclic garbage collector frees
-        self.reader = ViolationReader(citations(), self.position.describe)
+        # the position's facts and the reader of verdicts, made when first asked for (a pass
+        # asks only the priority question, which has facts of its own)
+        self._position: Position | None = None
+        self._reader: ViolationReader | None = None
         self._block_checker: DeclarationChecker | None = None
         self._attack_checker: DeclarationChecker | None = None
         # verdicts on casting, activating and playing a land here (an action listed as legal
         # and then taken is judged once)
         self._flow_verdicts: dict[str, tuple[Verdict, frozenset[clingo.Symbol]]] = {}
+
+    @property
+    def position(self) -> Position:
+        """The position's facts (bridge/engine/facts.py)."""
+        known = self._position
+        if known is None:
+            known = self._position = _position(self.state, self.pool)
+        return known
+
+    @property
+    def reader(self) -> ViolationReader:
+        """Reads the verdicts of the rules' answers on this position."""
+        known = self._reader
+        if known is None:
+            # the position's describe, not the board's: a bound method of the board would make
+            # a cycle (board, reader, board) that only the cyclic garbage collector frees
+            known = self._reader = ViolationReader(citations(), self.position.describe)
+        return known
 
     def modules(self, *area: str, pt: bool = True, layers: bool = False) -> tuple[str, ...]:
         """The rule modules a question about this position needs: the characteristics (with

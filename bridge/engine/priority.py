@@ -48,11 +48,9 @@ def tapping_triggers(game: Board, before: GameState, after: GameState) -> GameSt
     """CR 603.2d: an untapped permanent that became tapped (not one that entered tapped)
     triggers "whenever ... becomes tapped"; the abilities go on the stack when a player
     would next receive priority, at once if one has it now."""
-    if "becomes_tapped)" not in game.position.facts:
-        return after
     untapped = {p.id for p in before.permanents() if not p.tapped}
     events = [f"becomes_tapped({asp_string(p.id or '')})" for p in after.permanents() if p.tapped and p.id in untapped]
-    if not events:
+    if not events or "becomes_tapped)" not in game.position.facts:
         return after
     after = triggers_on(game.pool, after, after, events)
     if after.pending_triggers and after.priority is not None:
