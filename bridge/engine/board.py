@@ -193,6 +193,8 @@ class Board:
     def __init__(self, state: GameState, pool: CardPool | None = None) -> None:
         self.pool = pool or CardPool.default()
         self._set_state(state)
+        # a position given from outside is checked at once (an unknown card...)
+        self._position = _position(state, self.pool)
 
     @classmethod
     def from_state(cls, state: GameState | Mapping[str, object], pool: CardPool | None = None) -> Self:
@@ -213,8 +215,9 @@ class Board:
         if known is not None and known[0] is not state:
             self._known_steps = None
         self.state = state
-        # the position's facts and the reader of verdicts, made when first asked for (a pass
-        # asks only the priority question, which has facts of its own)
+        # the position's facts and the reader of verdicts, made when first asked for once an
+        # action changed the state (a pass asks only the priority question, which has facts of
+        # its own)
         self._position: Position | None = None
         self._reader: ViolationReader | None = None
         self._block_checker: DeclarationChecker | None = None
