@@ -277,19 +277,7 @@ def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_fo
     when what the listing remembered of that grounding was forgotten in between."""
     from bridge.engine import legal
 
-    board = {
-        "turn": 5,
-        "active": "alice",
-        "step": "main1",
-        "players": [
-            {
-                "name": "alice",
-                "hand": ["Divination"],
-                "battlefield": ["Island", "Mountain", "Forest"],
-            },
-            {"name": "bob"},
-        ],
-    }
+    board = _mana_board(["Divination"], ["Island", "Mountain", "Forest"])
     game = Game.from_state(board)
     assert "divination" in legal.listing(game, "alice").payment_choices
     ways = legal.payments(game, "alice", "divination")
@@ -300,26 +288,22 @@ def test_the_ways_to_pay_are_found_again_when_the_groundings_of_listings_were_fo
 
 def test_the_ways_to_pay_of_each_attempt_are_grounded_as_it_is_asked_about() -> None:
     """The ways to pay of one card and then another are grounded on one listing's grounding
-    (a part for each), and are those of a listing grounded for each alone."""
+    (a part for each, or all in one step), and are those of a listing grounded for each
+    alone."""
     from bridge.engine import legal
 
-    board = {
-        "turn": 5,
-        "active": "alice",
-        "step": "main1",
-        "players": [
-            {
-                "name": "alice",
-                "hand": ["Divination", "Grizzly Bears", "Lightning Bolt"],
-                "battlefield": ["Island", "Mountain", "Forest", "Forest", "Mountain"],
-            },
-            {"name": "bob"},
-        ],
-    }
+    board = _mana_board(
+        ["Divination", "Grizzly Bears", "Lightning Bolt"], ["Island", "Mountain", "Forest", "Forest", "Mountain"]
+    )
     game = Game.from_state(board)
     cards = sorted(legal.listing(game, "alice").payment_choices)
     assert len(cards) == 3
     together = [legal.payments(game, "alice", card) for card in cards]
+    legal._LISTING_SESSIONS.clear()
+    solver.forget()
+    game = Game.from_state(board)
+    legal.listing(game, "alice")
+    in_one_step = [legal.payments(game, "alice", card, cards) for card in cards]
     alone = []
     for card in cards:
         legal._LISTING_SESSIONS.clear()
@@ -327,8 +311,18 @@ def test_the_ways_to_pay_of_each_attempt_are_grounded_as_it_is_asked_about() -> 
         fresh = Game.from_state(board)
         legal.listing(fresh, "alice")
         alone.append(legal.payments(fresh, "alice", card))
-    assert together == alone
+    assert together == in_one_step == alone
     assert [len(ways) for ways in together] == [3, 3, 1]
+
+
+def _mana_board(hand: list[str], lands: list[str]) -> dict[str, object]:
+    """Alice in her first main phase with cards in hand and lands."""
+    return {
+        "turn": 5,
+        "active": "alice",
+        "step": "main1",
+        "players": [{"name": "alice", "hand": hand, "battlefield": lands}, {"name": "bob"}],
+    }
 
 
 def _walk(game: Game, depth: int, found: list[Game]) -> None:
