@@ -189,6 +189,10 @@ class Board:
 
     # the next step's answer on a state, when state-based actions just gave it
     _known_steps: _KnownSteps | None
+    # the position's facts and the reader of verdicts, made when first asked for once an action
+    # changed the state (a pass asks only the priority question, which has facts of its own)
+    _position: Position | None
+    _reader: ViolationReader | None
 
     def __init__(self, state: GameState, pool: CardPool | None = None) -> None:
         self.pool = pool or CardPool.default()
@@ -215,11 +219,8 @@ class Board:
         if known is not None and known[0] is not state:
             self._known_steps = None
         self.state = state
-        # the position's facts and the reader of verdicts, made when first asked for once an
-        # action changed the state (a pass asks only the priority question, which has facts of
-        # its own)
-        self._position: Position | None = None
-        self._reader: ViolationReader | None = None
+        self._position = None
+        self._reader = None
         self._block_checker: DeclarationChecker | None = None
         self._attack_checker: DeclarationChecker | None = None
         # verdicts on casting, activating and playing a land here (an action listed as legal
