@@ -1267,12 +1267,19 @@ def _random_sizes(value: str | None, max_permanents: int) -> tuple[int, int]:
     type=click.Path(dir_okay=False),
     help="the rules text whose numbers citations must be among (default: the one beside the checkout)",
 )
+@click.option(
+    "--prove",
+    is_flag=True,
+    help="prove the characteristics over every position of up to --max-permanents permanents at once, by "
+    "one search of the solver (with --jobs threads of it), instead of checking them position by position",
+)
 @_time_limit(600, "the run")
 @_sweep_options()
 def verify(
     cards_option: str | None,
     max_permanents: int,
     tapped: bool,
+    prove: bool,
     properties: str,
     random_count: int,
     random_sizes: str | None,
@@ -1288,7 +1295,9 @@ def verify(
     """Search small positions for contradictions in the rules: every position of up to
     --max-permanents permanents from the card pool (each on either side, tapped or not, up
     to the order of the permanents, every way of attaching its Auras and Equipment), then
-    --positions random ones, each checked for the properties.  Each failing position is shrunk (one thing
+    --positions random ones, each checked for the properties.  With --prove the
+    characteristics are proven over all the positions of up to --max-permanents at once, by
+    the solver.  Each failing position is shrunk (one thing
     dropped at a time while the property still fails) and written to --out as a scenario
     file.  Positions/s and a progress line go to stderr.  Exit status 0 no finding, 1
     findings, 2 bad input, 3 the time limit stopped the run (what was checked is reported)."""
@@ -1357,6 +1366,8 @@ def verify(
                 on_progress=progress,
                 report=report,
                 backend=where,
+                prove=prove,
+                threads=jobs or 1,
             )
     except InputError as exc:
         _fail(str(exc), exc)
@@ -1392,6 +1403,16 @@ def verify(
         f"{report.positions_per_cpu_second:.1f} positions/s ({report.positions_per_second:.1f} by the wall clock); "
         f"checked: {checked}"
     )
+    proof = report.proof
+    if proof is not None:
+        how = "proven" if proof.holds else "not proven" if proof.complete else "stopped by the time limit"
+        click.echo(
+            f"characteristics {how} over {proof.answered:,} of the {proof.positions:,} positions of 1 to "
+            f"{proof.max_permanents} permanent(s), with ids renamed and timestamps shifted in a second copy: "
+            f"{proof.seconds:.1f} s, "
+            f"{proof.positions_per_second:,.0f} positions/s; {len(proof.counterexamples)} failing, "
+            f"{len(proof.several)} with several answer sets, {len(proof.unanswered)} with none"
+        )
     click.echo(f"{len(report.findings)} finding(s)")
     for (prop, kind), count in sorted(report.groups().items()):
         click.echo(f"  {prop}: {one_line(kind, 150)}: {count}")

@@ -33,7 +33,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
@@ -58,6 +58,7 @@ __all__ = [
     "answer",
     "atoms",
     "collect_less",
+    "enumerate_answers",
     "fact_words",
     "forget",
     "keeping_more",
@@ -66,6 +67,7 @@ __all__ = [
     "live_statements",
     "make_room",
     "module_statements",
+    "prefixed_statements",
     "solve",
     "symbol",
     "unread_inputs",
@@ -1315,3 +1317,94 @@ def about(sym: clingo.Symbol) -> tuple[str, str, int | str]:
     if rest.startswith('"') and rest.endswith('"') and len(rest) > 1:
         return name, _unescaped(obj), _unescaped(rest[1:-1])
     return name, _unescaped(obj), int(rest) if _NUMBER.fullmatch(rest) else rest
+
+
+# ---------------------------------------------------------------------- many positions in one program
+class _Prefixed(clingo.ast.Transformer):
+    """A statement with every predicate prefixed, and an integrity constraint's head made the
+    atom ``constraint(I)``, I the constraint's place in ``where`` (its module and line)."""
+
+    def __init__(self, prefix: str, where: list[str], constraint: str, module: str) -> None:
+        self.prefix = prefix
+        self.where = where
+        self.constraint = constraint
+        self.module = module
+
+    def visit_SymbolicAtom(self, atom: clingo.ast.AST) -> clingo.ast.AST:
+        return atom.update(symbol=self._predicate(atom.symbol))
+
+    def _predicate(self, term: clingo.ast.AST) -> clingo.ast.AST:
+        if term.ast_type == _T.Pool:  # p(a; b)
+            return term.update(arguments=[self._predicate(t) for t in term.arguments])
+        if term.ast_type == _T.Function and not term.external:
+            return term.update(name=self.prefix + term.name)
+        if term.ast_type == _T.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+            sym = term.symbol
+            return clingo.ast.SymbolicTerm(
+                term.location, clingo.Function(self.prefix + sym.name, sym.arguments, sym.positive)
+            )
+        raise RuleModuleError(f"{self.module}: a predicate that can't be renamed: {term}")
+
+    def visit_Rule(self, rule: clingo.ast.AST) -> clingo.ast.AST:
+        rule = rule.update(**self.visit_children(rule))
+        head = rule.head
+        if head.ast_type == _T.Literal and head.atom.ast_type == _T.BooleanConstant and not head.atom.value:
+            loc = head.location
+            self.where.append(f"{self.module}:{loc.begin.line}")
+            number = clingo.ast.SymbolicTerm(loc, clingo.Number(len(self.where)))
+            atom = clingo.ast.SymbolicAtom(clingo.ast.Function(loc, self.constraint, [number], 0))
+            rule = rule.update(head=clingo.ast.Literal(loc, clingo.ast.Sign.NoSign, atom))
+        return rule
+
+
+def prefixed_statements(
+    modules: Sequence[str], prefix: str, where: list[str], constraint: str, facts: str = ""
+) -> list[clingo.ast.AST]:
+    """The statements of the modules (and of ``facts``) as a program that holds them next to
+    other copies: every predicate prefixed with ``prefix``, ``#show`` statements left out, and
+    each integrity constraint's head made an atom ``constraint(I)`` whose place I in
+    ``where`` says where the constraint is (``asp_rules/<module>.lp:<line>``), so that a
+    program over many positions can look for the positions a constraint would reject."""
+    out: list[clingo.ast.AST] = []
+    skip = (_T.ShowSignature, _T.ShowTerm, _T.Program, _T.Defined)
+    for name in modules:
+        prefixed = _Prefixed(prefix, where, constraint, f"asp_rules/{name}.lp")
+        out += [prefixed(s) for s in module_statements(name) if s.ast_type not in skip]
+    if facts:
+        parsed: list[clingo.ast.AST] = []
+        try:
+            clingo.ast.parse_string(facts, parsed.append)
+        except RuntimeError as exc:
+            raise RuleModuleError(f"facts that do not parse: {exc}") from None
+        prefixed = _Prefixed(prefix, where, constraint, "the facts")
+        out += [prefixed(s) for s in parsed if s.ast_type not in skip]
+    return out
+
+
+def enumerate_answers(
+    statements: Sequence[clingo.ast.AST], text: str, *, threads: int = 1
+) -> Generator[list[tuple[str, tuple[object, ...]]], None, None]:
+    """Every answer set of a program (``statements`` and ``text``), each as its shown atoms:
+    the predicate and the arguments (a number, a string's characters, any other term as
+    clingo writes it).  ``threads`` threads of the solver split
+    the search.  Grounded when the first answer is asked for; the search stops when the
+    iterator is closed."""
+    options = ["--warn=none", "--models=0"]
+    if threads > 1:
+        options.append(f"--parallel-mode={threads},split")
+    control = clingo.Control(options)
+    started = time.perf_counter()
+    try:
+        with clingo.ast.ProgramBuilder(control) as builder:
+            for statement in statements:
+                builder.add(statement)
+        control.add("base", [], text)
+    except RuntimeError as exc:
+        raise RuleModuleError(f"a program over many positions that does not parse: {exc}") from None
+    STATS.add_seconds += time.perf_counter() - started
+    started = time.perf_counter()
+    control.ground([("base", [])])
+    STATS.ground_seconds += time.perf_counter() - started
+    with control.solve(yield_=True) as handle:
+        for model in handle:
+            yield [(sym.name, tuple(_python(a) for a in sym.arguments)) for sym in model.symbols(shown=True)]

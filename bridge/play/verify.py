@@ -56,7 +56,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -81,6 +81,9 @@ from bridge.play.agents import RandomAgent, decisions, game_over
 from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
 from bridge.play.moves import logged
 from bridge.play.sweep import Backend, sweep
+
+if TYPE_CHECKING:
+    from bridge.play.symbolic import Proof
 
 __all__ = [
     "DEFAULT_POOL",
@@ -881,6 +884,7 @@ class Report:
     cpu_seconds: float = 0.0
     cpu_by_property: dict[str, float] = field(default_factory=dict)
     complete: bool = False
+    proof: Proof | None = None  # the characteristics proven over the exhaustive positions
 
     @property
     def positions_per_second(self) -> float:
@@ -912,6 +916,7 @@ class Report:
             "cpu_seconds_by_property": {k: round(v, 3) for k, v in self.cpu_by_property.items()},
             "positions_per_second": round(self.positions_per_second, 2),
             "positions_per_cpu_second": round(self.positions_per_cpu_second, 2),
+            "proof": None if self.proof is None else self.proof.to_json(),
         }
 
 
@@ -961,6 +966,8 @@ def verify(
     on_progress: Callable[[Report], None] | None = None,
     report: Report | None = None,
     backend: Backend | None = None,
+    prove: bool = False,
+    threads: int = 1,
 ) -> Report:
     """Check the properties (by name; all by default) on every position of up to
     ``max_permanents`` permanents of the cards (tapped or not, ``tapped``), then on
@@ -969,21 +976,39 @@ def verify(
     kept as a finding.  ``deadline`` (a :func:`time.monotonic` value) stops the run
     (``complete`` False); ``rules_text`` holds the rule numbers cited rules must be among
     (empty: not checked).  ``backend`` spreads the positions over processes or a Ray cluster
-    (:mod:`bridge.play.sweep`): the report is the same, findings in the same order."""
+    (:mod:`bridge.play.sweep`): the report is the same, findings in the same order.
+
+    With ``prove``, the characteristics are not checked position by position on the
+    exhaustive positions but proven over all of them at once by one search of the solver
+    (:mod:`bridge.play.symbolic`, ``threads`` of it); each position it finds failing is
+    checked again here, shrunk and kept as a finding."""
     pool = pool or CardPool.default()
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
     out = report if report is not None else Report()
     out.checked = {p.name: 0 for p in chosen}
     started, cpu = time.monotonic(), time.process_time()
+    names = tuple(p.name for p in chosen)
+    exhaustive_names = names
+    seen_findings: set[tuple[str, str]] = set()
+    if prove and "characteristics" in names and max_permanents >= 1:
+        exhaustive_names = tuple(n for n in names if n != "characteristics")
+        out.proof = _prove(cards, max_permanents, tapped, pool, seed, rules_text, deadline, threads, out, seen_findings)
+        if not out.proof.complete:
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
+            return out
     positions = itertools.chain(
-        exhaustive_positions(pool, cards, max_permanents, tapped),
-        random_positions(pool, cards, *(random_sizes or (max_permanents + 1, max_permanents + 3)), random_count, seed),
+        ((exhaustive_names, p) for p in exhaustive_positions(pool, cards, max_permanents, tapped) if exhaustive_names),
+        (
+            (names, p)
+            for p in random_positions(
+                pool, cards, *(random_sizes or (max_permanents + 1, max_permanents + 3)), random_count, seed
+            )
+        ),
     )
     # the deadline travels as a time of the wall clock: another process (or machine) has its own
     # monotonic clock
     wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
-    work = functools.partial(_position_findings, tuple(p.name for p in chosen), pool, seed, rules_text, wall_deadline)
-    seen_findings: set[tuple[str, str]] = set()
+    work = functools.partial(_position_findings, pool, seed, rules_text, wall_deadline)
     # positions checked in other processes: their CPU seconds are added to this one's
     elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
     workers_cpu = 0.0
@@ -1017,17 +1042,17 @@ def verify(
 
 
 def _position_findings(
-    names: tuple[str, ...],
     pool: CardPool,
     seed: int,
     rules_text: frozenset[str],
     wall_deadline: float | None,
-    position: Position,
+    item: tuple[tuple[str, ...], Position],
 ) -> tuple[dict[str, int], list[Finding], dict[str, float], float] | None:
-    """The properties checked on one position: how many times each was checked, the
+    """The properties (by name) checked on one position: how many times each was checked, the
     findings (each once), the CPU seconds of each and of the whole check (in the process
     that checked them); None when the deadline (a time of the wall clock) has passed."""
     began = time.process_time()
+    names, position = item
     deadline = None if wall_deadline is None else time.monotonic() + (wall_deadline - time.time())
     if deadline is not None and time.monotonic() > deadline:
         return None
@@ -1094,6 +1119,45 @@ def _check_position(
                 seen,
                 Finding(prop.name, small_problem.message, small_problem.rules, small, small_problem.action, state),
             )
+
+
+def _prove(
+    cards: Sequence[str],
+    max_permanents: int,
+    tapped: bool,
+    pool: CardPool,
+    seed: int,
+    rules_text: frozenset[str],
+    deadline: float | None,
+    threads: int,
+    out: Report,
+    seen: set[tuple[str, str]],
+) -> Proof:
+    """The characteristics proven over every exhaustive position; each position the proof
+    finds failing is checked position by position, shrunk and kept as a finding (with what
+    the proof says, when the check here doesn't fail: the proof's program holds every
+    layer's rules and a renamed copy, which the check asks otherwise)."""
+    from bridge.play.symbolic import prove_characteristics
+
+    proof = prove_characteristics(
+        cards, max_permanents=max_permanents, tapped=tapped, pool=pool, threads=threads, deadline=deadline
+    )
+    prop = PROPERTIES["characteristics"]
+    rules = ("613.1", "613.6")
+    out.checked[prop.name] += proof.answered
+    found = [(c.position, "; ".join(c.problems)) for c in proof.counterexamples]
+    found += [(p, "the characteristics question has several answer sets") for p in proof.several]
+    found += [(p, "the characteristics question has no answer set") for p in proof.unanswered]
+    for position, message in found:
+        confirmed = Report(checked={prop.name: 0})
+        _check_position(position, [prop], pool, seed, rules_text, confirmed, set(), deadline)
+        for finding in confirmed.findings:
+            _keep(out, seen, finding)
+        if not confirmed.findings:
+            _keep(
+                out, seen, Finding(prop.name, f"the proof over every position: {message}", rules, position.state(MAIN))
+            )
+    return proof
 
 
 def _keep(out: Report, seen: set[tuple[str, str]], finding: Finding) -> None:

@@ -1,0 +1,404 @@
+"""Proving a property of the rules over every small position at once, by the solver.
+
+:mod:`bridge.play.verify` checks one position after another.  For a property that the rules
+alone decide, the characteristics of CR 613, one search of the solver checks every position
+of up to K permanents: choice rules make the positions (the same ones as
+:func:`bridge.play.verify.exhaustive_positions`, up to symmetry), the rule modules derive the
+answers of each, and the solver enumerates the answer sets, each a position with its
+answers.  Every position must come exactly once (613 leaves no choice: one answer set, no
+fewer, no more), and in none may the property fail.  When none does, the property holds in
+every one of them: a proof, not a sample.  A position where it fails is read back as a
+:class:`~bridge.play.verify.Position`, and the enumeration checks it again, shrinks it and
+writes it as a scenario.
+
+The program (:func:`characteristics_program`) holds the characteristics modules (every
+layer's) on permanents named ``o(S)``, S the permanent's place in the position and its
+timestamp, and with ``renamed`` a second time, every predicate renamed, on permanents named
+``r(S)`` whose timestamps are shifted and spread (1000 + 3S, their order kept).  The
+property fails at a permanent that has no name or several, no controller or several,
+several values of power, toughness or loyalty, or is a creature without them; where the two
+copies disagree on a characteristic (the answer depends on the names of the objects or on
+the values of the timestamps); and where an integrity constraint of the modules would
+reject the position (each is made an atom the enumeration reads).
+
+>>> proof = prove_characteristics(["Grizzly Bears", "Glorious Anthem"], max_permanents=2)
+>>> proof.positions, proof.answered, proof.holds
+(27, 27, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bridge.engine.board import CHARACTERISTICS, LAYERS, PT
+from bridge.engine.facts import asp_string, position_facts
+from bridge.engine.solver import enumerate_answers, prefixed_statements
+from bridge.model.cards import CardPool
+from bridge.model.errors import InputError
+from bridge.play.verify import MAIN, PLAYERS, Piece, Position, _kinds, can_be_tapped
+
+__all__ = [
+    "SHOWN",
+    "Counterexample",
+    "Proof",
+    "characteristics_program",
+    "elements",
+    "position_answers",
+    "prove_characteristics",
+]
+
+# The characteristics a question about an object shows (characteristics/show.lp).
+SHOWN = (
+    "has_type",
+    "has_subtype",
+    "has_supertype",
+    "has_color",
+    "has_ability",
+    "power",
+    "toughness",
+    "loyalty",
+    "controller",
+    "has_name",
+    "mana_value",
+    "text_card",
+)
+MODULES = (*CHARACTERISTICS, *LAYERS, *PT)
+RENAMED = "r_"  # the prefix of the second copy's predicates
+# the second copy's timestamps: shifted and spread, in the same order
+SHIFT, SPREAD = 1000, 3
+
+# The positions: element E (a card, a side, tapped or not) in place S, the places filled
+# from the first, in the order of the elements (each multiset once: ORDER), with every way
+# of attaching the Auras (to a creature; to nothing when there is none) and the Equipment
+# (to nothing, or to a creature of its side).  The generator's predicates begin with ``g_``.
+ORDER = ":- g_at(S, E), g_at(S + 1, F), F < E.\n"
+GENERATOR = (
+    """
+g_slot(1..{places}).
+{{ g_at(S, E) : g_elem(E, _, _) }} 1 :- g_slot(S).
+g_used(S) :- g_at(S, _).
+:- not g_used(1).
+:- g_slot(S), S > 1, g_used(S), not g_used(S - 1).
+"""
+    + ORDER
+    + """g_creature_at(S) :- g_at(S, E), g_elem(E, C, _), g_creature(C).
+g_some_creature :- g_creature_at(_).
+1 {{ g_attach(S, T) : g_creature_at(T) }} 1 :- g_at(S, E), g_elem(E, C, _), g_aura(C), g_some_creature.
+{{ g_attach(S, T) : g_creature_at(T), g_at(T, F), g_elem(F, _, P) }} 1 :- g_at(S, E), g_elem(E, C, P), g_equipment(C).
+#show g_at/2.
+#show g_attach/2.
+"""
+)
+
+# The facts of a permanent as the engine writes them (bridge/engine/facts.py), in one copy.
+COPY = """
+{p}permanent({o}(S)) :- g_used(S).
+{p}card_of({o}(S), C) :- g_at(S, E), g_elem(E, C, _).
+{p}controller_of({o}(S), P) :- g_at(S, E), g_elem(E, _, P).
+{p}owner({o}(S), P) :- g_at(S, E), g_elem(E, _, P).
+{p}timestamp({o}(S), {timestamp}) :- g_used(S).
+{p}tapped({o}(S)) :- g_at(S, E), g_tapped(E).
+{p}attached({o}(S), {o}(T)) :- g_attach(S, T).
+"""
+
+# What fails: in the first copy, a permanent without exactly one name and controller, or
+# with several values of power, toughness or loyalty (g_values); a creature without power or
+# toughness (g_without); a characteristic that the copies don't share (g_renamed); an
+# integrity constraint's body (g_constraint, made by prefixed_statements).
+GOAL = """
+g_values(S, has_name, N) :- g_used(S), N = #count {{ X : has_name(o(S), X) }}, N != 1.
+g_values(S, controller, N) :- g_used(S), N = #count {{ X : controller(o(S), X) }}, N != 1.
+g_values(S, K, N) :- g_used(S), g_single(K), N = #count {{ X : g_value(K, o(S), X) }}, N > 1.
+g_without(S, power) :- has_type(o(S), creature), not power(o(S), _).
+g_without(S, toughness) :- has_type(o(S), creature), not toughness(o(S), _).
+g_single(power; toughness; loyalty).
+g_value(power, O, X) :- power(O, X).
+g_value(toughness, O, X) :- toughness(O, X).
+g_value(loyalty, O, X) :- loyalty(O, X).
+{differences}
+#show g_values/3.
+#show g_without/2.
+#show g_renamed/3.
+#show g_constraint/1.
+"""
+DIFFERENCE = """
+g_renamed(S, {name}, X) :- {name}(o(S), X), not {renamed}{name}(r(S), X).
+g_renamed(S, {name}, X) :- {renamed}{name}(r(S), X), not {name}(o(S), X).
+"""
+
+
+@functools.cache
+def _elements(pool: CardPool, cards: tuple[str, ...], tapped: bool) -> tuple[Piece, ...]:
+    permanents, _ = _kinds(pool, cards)
+    states = {card: (False, True) if tapped and can_be_tapped(pool, card) else (False,) for card in permanents}
+    return tuple(sorted(Piece(card, side, t) for card in permanents for side in (0, 1) for t in states[card]))
+
+
+def elements(pool: CardPool, cards: Sequence[str], tapped: bool = True) -> tuple[Piece, ...]:
+    """The pieces a position is made of, in the order of the exhaustive enumeration."""
+    return _elements(pool, tuple(cards), tapped)
+
+
+def _static_facts(pool: CardPool, cards: Sequence[str], hand: Sequence[str]) -> str:
+    """The facts of every position but its permanents: the players, the step, the cards in
+    the active player's hand (as the engine writes them), and the texts of every card that
+    may be a permanent."""
+    empty = Position((), (), tuple(hand)).state(MAIN)
+    lines = [position_facts(empty, pool).facts]
+    for card in dict.fromkeys(p.card for p in elements(pool, cards)):
+        lines += pool.get(card).facts()
+    return "\n".join(lines)
+
+
+def _element_facts(pool: CardPool, pieces: Sequence[Piece]) -> str:
+    out = []
+    kinds = {}
+    for e, piece in enumerate(pieces):
+        card = pool.get(piece.card)
+        c = asp_string(card.id)
+        out.append(f"g_elem({e}, {c}, {asp_string(PLAYERS[piece.side])}).")
+        if piece.tapped:
+            out.append(f"g_tapped({e}).")
+        kinds[c] = card
+    for c, card in kinds.items():
+        if "creature" in card.types:
+            out.append(f"g_creature({c}).")
+        if "aura" in card.subtypes:
+            out.append(f"g_aura({c}).")
+        if "equipment" in card.subtypes:
+            out.append(f"g_equipment({c}).")
+    return "\n".join(out)
+
+
+def characteristics_program(
+    pool: CardPool,
+    cards: Sequence[str],
+    max_permanents: int,
+    tapped: bool = True,
+    renamed: bool = True,
+    hand: Sequence[str] | None = None,
+    ordered: bool = True,
+) -> tuple[list[Any], str, list[str]]:
+    """The program whose answer sets are the positions of 1 to ``max_permanents`` permanents
+    of the cards with their characteristics and what fails in each (the module docstring
+    says what): the statements of the modules' copies, the text of the rest (the facts, the
+    generator, the goal), and where each integrity constraint is (``g_constraint(I)`` is the
+    I-th).  The active player's hand holds ``hand`` (by default the cards' instants and
+    sorceries, as in the enumeration); without ``ordered`` the permanents come in any order
+    (for one position given in its own order)."""
+    if max_permanents < 1:
+        raise InputError(f"a proof needs positions of at least one permanent, not {max_permanents}")
+    pieces = elements(pool, cards, tapped)
+    constraints: list[str] = []
+    statements = prefixed_statements(MODULES, "", constraints, "g_constraint")
+    static = _static_facts(pool, cards, _kinds(pool, cards)[1] if hand is None else hand)
+    generator = GENERATOR.format(places=max_permanents)
+    if not ordered:
+        generator = generator.replace(ORDER, "")
+    parts = [static, _element_facts(pool, pieces), generator, COPY.format(p="", o="o", timestamp="S")]
+    differences = ""
+    if renamed:
+        statements += prefixed_statements(MODULES, RENAMED, constraints, "g_constraint", facts=static)
+        parts.append(COPY.format(p=RENAMED, o="r", timestamp=f"{SHIFT} + {SPREAD} * S"))
+        differences = "".join(DIFFERENCE.format(name=name, renamed=RENAMED) for name in SHOWN)
+    text = "\n".join([*parts, GOAL.format(differences=differences)])
+    return statements, text, constraints
+
+
+@dataclass
+class Counterexample:
+    """A position where the property fails, and what fails, as the solver found it."""
+
+    position: Position
+    problems: tuple[str, ...]
+
+
+@dataclass
+class Proof:
+    """What one search over every position of 1 to ``max_permanents`` permanents found: the
+    ``positions`` the enumeration makes, those the solver answered (``answered``: each must
+    be, once), where the property fails (up to the search's limit), the positions the
+    program makes that the enumeration doesn't (``foreign``: none, or the program's generator
+    is wrong), and whether the search ran to its end (``complete``)."""
+
+    max_permanents: int
+    renamed: bool
+    positions: int = 0
+    answered: int = 0
+    counterexamples: list[Counterexample] = field(default_factory=list)
+    several: list[Position] = field(default_factory=list)  # answered more than once
+    unanswered: list[Position] = field(default_factory=list)  # not answered
+    # made by the program but not by the enumeration (the generator is wrong): how many, some
+    foreign: int = 0
+    foreign_examples: list[Position] = field(default_factory=list)
+    complete: bool = False
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    @property
+    def holds(self) -> bool:
+        """The property holds in every position: the search complete, every position answered
+        once, and none failing."""
+        return (
+            self.complete
+            and self.answered == self.positions
+            and not (self.counterexamples or self.several or self.unanswered or self.foreign)
+        )
+
+    @property
+    def positions_per_second(self) -> float:
+        return self.answered / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "max_permanents": self.max_permanents,
+            "renamed": self.renamed,
+            "positions": self.positions,
+            "answered": self.answered,
+            "holds": self.holds,
+            "complete": self.complete,
+            "counterexamples": [
+                {"position": repr(c.position), "problems": list(c.problems)} for c in self.counterexamples
+            ],
+            "several_answer_sets": [repr(p) for p in self.several],
+            "no_answer_set": [repr(p) for p in self.unanswered],
+            "not_enumerated": self.foreign,
+            "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+        }
+
+
+_Key = tuple[tuple[int, ...], tuple[int | None, ...]]  # the elements in their places, attachments
+
+
+def _key(position: Position, pieces: Sequence[Piece]) -> _Key:
+    index = {piece: e for e, piece in enumerate(pieces)}
+    return tuple(index[p] for p in position.pieces), tuple(position.attached)
+
+
+def _problem(name: str, args: tuple[object, ...], constraints: Sequence[str]) -> str:
+    if name == "g_constraint":
+        return f"an integrity constraint would reject it: {constraints[int(str(args[0])) - 1]}"
+    where = f"the permanent at place {args[0]}"
+    if name == "g_values":
+        return f"{where} has {args[2]} values of {args[1]}"
+    if name == "g_without":
+        return f"{where} is a creature without {args[1]}"
+    return f"{where}: {args[1]} {args[2]} in one copy only, the other with ids renamed and timestamps shifted"
+
+
+def _read(atoms: list[tuple[str, tuple[object, ...]]], constraints: Sequence[str]) -> tuple[_Key, list[str]]:
+    at: dict[Any, Any] = {}
+    attach: dict[Any, Any] = {}
+    problems = []
+    for name, args in atoms:
+        if name == "g_at":
+            at[args[0]] = args[1]
+        elif name == "g_attach":
+            attach[args[0]] = args[1]
+        else:
+            problems.append(_problem(name, args, constraints))
+    places = sorted(at)
+    attached = tuple(attach[s] - 1 if s in attach else None for s in places)
+    return (tuple(at[s] for s in places), attached), problems
+
+
+def prove_characteristics(
+    cards: Sequence[str],
+    *,
+    max_permanents: int,
+    tapped: bool = True,
+    pool: CardPool | None = None,
+    renamed: bool = True,
+    threads: int = 1,
+    limit: int = 20,
+    deadline: float | None = None,
+    on_progress: Callable[[Proof], None] | None = None,
+) -> Proof:
+    """Enumerate every position of 1 to ``max_permanents`` permanents of the cards with the
+    answers of the characteristics modules (the module docstring says what fails), in one
+    search of the solver (``threads`` of it, splitting the search).  Up to ``limit``
+    positions of each kind of failure are kept.  ``deadline`` (a :func:`time.monotonic`
+    value) stops it (``complete`` False); ``on_progress`` is called every 5 seconds."""
+    from bridge.play.verify import exhaustive_positions
+
+    if threads < 1:
+        raise InputError(f"the solver needs at least one thread, not {threads}")
+    pool = pool or CardPool.default()
+    started, cpu = time.monotonic(), time.process_time()
+    pieces = elements(pool, cards, tapped)
+    _, spells = _kinds(pool, cards)
+    out = Proof(max_permanents, renamed)
+    keys = {_key(p, pieces) for p in exhaustive_positions(pool, cards, max_permanents, tapped)}
+    out.positions = len(keys)
+    statements, text, constraints = characteristics_program(pool, cards, max_permanents, tapped, renamed)
+    seen: set[_Key] = set()
+    last = time.monotonic()
+
+    def position(key: _Key) -> Position:
+        return Position(tuple(pieces[e] for e in key[0]), key[1], tuple(spells))
+
+    answers = enumerate_answers(statements, text, threads=threads)
+    try:
+        for atoms in answers:
+            key, problems = _read(atoms, constraints)
+            if key in seen:
+                if len(out.several) < limit:
+                    out.several.append(position(key))
+                continue
+            seen.add(key)
+            if key not in keys:
+                out.foreign += 1
+                if len(out.foreign_examples) < limit:
+                    out.foreign_examples.append(position(key))
+                continue
+            out.answered += 1
+            if problems and len(out.counterexamples) < limit:
+                out.counterexamples.append(Counterexample(position(key), tuple(sorted(problems))))
+            now = time.monotonic()
+            if deadline is not None and now > deadline:
+                break
+            if on_progress is not None and now - last >= 5:
+                last = now
+                out.seconds, out.cpu_seconds = now - started, time.process_time() - cpu
+                on_progress(out)
+        else:
+            out.complete = True
+            out.unanswered = [position(k) for k in sorted(keys - seen, key=str)[:limit]]
+    finally:
+        answers.close()
+        out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
+    return out
+
+
+def position_answers(position: Position, *, pool: CardPool | None = None) -> list[dict[str, dict[str, list[object]]]]:
+    """The answer sets the proof's program (one copy) gives one position, each as
+    :meth:`bridge.engine.board.Board.characteristic_answers` gives the engine's: object id
+    (the position's, :meth:`Position.ids`) -> characteristic -> its values."""
+    pool = pool or CardPool.default()
+    cards = sorted({p.card for p in position.pieces})
+    pieces = elements(pool, cards)
+    index = {piece: e for e, piece in enumerate(pieces)}
+    missing = [p for p in position.pieces if p not in index]
+    if missing:
+        raise InputError(f"not a piece of an exhaustive position: {missing[0]}")
+    statements, text, _ = characteristics_program(
+        pool, cards, len(position.pieces), renamed=False, hand=position.hand, ordered=False
+    )
+    fixed = [f":- not g_at({s}, {index[p]})." for s, p in enumerate(position.pieces, start=1)]
+    for s, target in enumerate(position.attached, start=1):
+        fixed.append(f":- g_attach({s}, _)." if target is None else f":- not g_attach({s}, {target + 1}).")
+    shows = [f"#show {name}/2." for name in SHOWN]
+    ids = {f"o({s})": oid for s, oid in enumerate(position.ids(), start=1)}
+    out = []
+    for atoms in enumerate_answers(statements, "\n".join([text, *fixed, *shows])):
+        values: dict[str, dict[str, list[object]]] = {}
+        for name, args in atoms:
+            if name in SHOWN:
+                values.setdefault(ids[str(args[0])], {}).setdefault(name, []).append(args[1])
+        out.append(values)
+    return out
