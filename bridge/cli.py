@@ -1270,8 +1270,15 @@ def _random_sizes(value: str | None, max_permanents: int) -> tuple[int, int]:
 @click.option(
     "--prove",
     is_flag=True,
-    help="prove the characteristics over every position of up to --max-permanents permanents at once, by "
-    "one search of the solver (with --jobs threads of it), instead of checking them position by position",
+    help="prove the characteristics over every position of up to --max-permanents permanents by the solver's "
+    "enumeration of one program (its chunks spread by --jobs or --backend), instead of checking them "
+    "position by position",
+)
+@click.option(
+    "--renamed-copy",
+    is_flag=True,
+    help="with --prove: the program holds the rules a second time, with ids renamed and timestamps shifted, "
+    "and the two must agree (some three times the time)",
 )
 @_time_limit(600, "the run")
 @_sweep_options()
@@ -1280,6 +1287,7 @@ def verify(
     max_permanents: int,
     tapped: bool,
     prove: bool,
+    renamed_copy: bool,
     properties: str,
     random_count: int,
     random_sizes: str | None,
@@ -1340,6 +1348,14 @@ def verify(
         now = time.monotonic()
         if now - last[0] >= 5:
             last[0] = now
+            proving = done.proof
+            if proving is not None and not proving.complete:
+                click.echo(
+                    f"proof: {proving.answered:,} of {proving.positions:,} positions, "
+                    f"{len(proving.counterexamples)} failing, {proving.positions_per_second:,.0f} positions/s",
+                    err=True,
+                )
+                return
             click.echo(
                 f"{done.positions} positions, {sum(done.checked.values())} checks, "
                 f"{len(done.findings)} finding(s), {done.positions_per_cpu_second:.1f} positions/s of CPU",
@@ -1367,7 +1383,7 @@ def verify(
                 report=report,
                 backend=where,
                 prove=prove,
-                threads=jobs or 1,
+                renamed_copy=renamed_copy,
             )
     except InputError as exc:
         _fail(str(exc), exc)
@@ -1408,7 +1424,8 @@ def verify(
         how = "proven" if proof.holds else "not proven" if proof.complete else "stopped by the time limit"
         click.echo(
             f"characteristics {how} over {proof.answered:,} of the {proof.positions:,} positions of 1 to "
-            f"{proof.max_permanents} permanent(s), with ids renamed and timestamps shifted in a second copy: "
+            f"{proof.max_permanents} permanent(s)"
+            f"{', with ids renamed and timestamps shifted in a second copy' if proof.renamed else ''}: "
             f"{proof.seconds:.1f} s, "
             f"{proof.positions_per_second:,.0f} positions/s; {len(proof.counterexamples)} failing, "
             f"{len(proof.several)} with several answer sets, {len(proof.unanswered)} with none"

@@ -18,6 +18,7 @@ from bridge.engine.board import Board
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
 from bridge.play import symbolic
+from bridge.play.sweep import Backend
 from bridge.play.symbolic import position_answers, prove_characteristics
 from bridge.play.verify import MAIN, Piece, Position, exhaustive_positions, read_pool, verify
 
@@ -35,10 +36,16 @@ def planted(monkeypatch: pytest.MonkeyPatch, rules: str) -> None:
         return real(modules, prefix, where, constraint, facts=f"{facts}\n{rules}")
 
     monkeypatch.setattr(symbolic, "prefixed_statements", statements)
+    fresh()
 
 
-def small(cards: list[str] = CARDS, k: int = 2) -> symbolic.Proof:
-    return prove_characteristics(cards, max_permanents=k, pool=POOL)
+def fresh() -> None:
+    """No program kept from a proof before (each process keeps the last one it grounded)."""
+    symbolic._enumeration.cache_clear()
+
+
+def small(cards: list[str] = CARDS, k: int = 2, renamed: bool = False) -> symbolic.Proof:
+    return prove_characteristics(cards, max_permanents=k, pool=POOL, renamed=renamed)
 
 
 def test_the_proof_answers_every_exhaustive_position_once() -> None:
@@ -53,12 +60,14 @@ def test_the_proof_sees_a_position_made_twice_or_left_out(monkeypatch: pytest.Mo
     # without its symmetry breaking the generator makes each multiset in every order
     generator = symbolic.GENERATOR.replace(":- g_at(S, E), g_at(S + 1, F), F < E.\n", "")
     monkeypatch.setattr(symbolic, "GENERATOR", generator)
+    fresh()
     proof = small()
     assert proof.complete and proof.answered == proof.positions and proof.foreign > 0 and not proof.holds
     assert all(list(p.pieces) != sorted(p.pieces) for p in proof.foreign_examples)
     # with an Aura attached to nothing even when there is a creature, too many; with the
     # Equipment never attached, too few
     monkeypatch.setattr(symbolic, "GENERATOR", symbolic.GENERATOR.replace("1 {{ g_attach", "{{ g_attach"))
+    fresh()
     proof = small()
     assert proof.foreign > 0 and not proof.holds
     monkeypatch.setattr(
@@ -69,6 +78,7 @@ def test_the_proof_sees_a_position_made_twice_or_left_out(monkeypatch: pytest.Mo
             "}} 0 :- g_at(S, E), g_elem(E, C, P), g_equipment(C).",
         ),
     )
+    fresh()
     proof = small()
     assert proof.unanswered and all(p.attached.count(None) < len(p.attached) for p in proof.unanswered)
     assert proof.answered < proof.positions and not proof.holds
@@ -102,7 +112,8 @@ def test_a_second_power_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_an_answer_that_depends_on_the_timestamps_values_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     planted(monkeypatch, "has_color(O, red) :- permanent(O), timestamp(O, T), T < 2.")
-    proof = small(["Grizzly Bears"], 2)
+    assert small(["Grizzly Bears"], 2).holds  # without the renamed copy, nothing to compare
+    proof = small(["Grizzly Bears"], 2, renamed=True)
     assert len(proof.counterexamples) == proof.positions and not proof.holds
     assert "has_color red in one copy only" in proof.counterexamples[0].problems[0]
 
@@ -157,24 +168,31 @@ def test_verify_proves_and_confirms_what_it_finds(monkeypatch: pytest.MonkeyPatc
 
 def test_a_finding_the_position_by_position_check_does_not_see_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     planted(monkeypatch, "has_color(O, red) :- permanent(O), timestamp(O, T), T < 2.")
-    report = verify(["Grizzly Bears"], max_permanents=1, properties=["characteristics"], prove=True, pool=POOL)
+    report = verify(
+        ["Grizzly Bears"], max_permanents=1, properties=["characteristics"], prove=True, renamed_copy=True, pool=POOL
+    )
     assert report.findings and report.findings[0].message.startswith("the proof over every position: ")
 
 
 def test_bad_input() -> None:
     with pytest.raises(InputError, match="at least one permanent"):
         prove_characteristics(CARDS, max_permanents=0)
-    with pytest.raises(InputError, match="at least one thread"):
-        prove_characteristics(CARDS, max_permanents=1, threads=0)
     with pytest.raises(InputError, match="Lightning Bolt"):
         position_answers(Position((Piece("Lightning Bolt", 0),), (None,), ()))
     with pytest.raises(InputError, match="Glorious Anthem"):  # an enchantment is never tapped
         position_answers(Position((Piece("Glorious Anthem", 0, True),), (None,), ()))
 
 
+def test_the_proof_is_the_same_in_processes() -> None:
+    here = small(renamed=True)
+    there = prove_characteristics(CARDS, max_permanents=2, pool=POOL, renamed=True, backend=Backend("local", jobs=2))
+    assert (there.positions, there.answered, there.holds) == (here.positions, here.answered, True)
+    assert there.cpu_seconds > 0
+
+
 def test_the_time_limit_stops_the_proof() -> None:
     proof = prove_characteristics(CARDS, max_permanents=2, deadline=0.0)
-    assert not proof.complete and not proof.holds and proof.answered <= 1
+    assert not proof.complete and not proof.holds and proof.answered == 0
 
 
 def test_command_prove(tmp_path: Path) -> None:
@@ -182,10 +200,13 @@ def test_command_prove(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main,
         ["verify", "--cards", ",".join(CARDS), "--max-permanents", "2", "--positions", "0", "--prove",
-         "--properties", "characteristics", "--jobs", "2", "--json", str(out), "--out", str(tmp_path / "f")],
+         "--renamed-copy", "--properties", "characteristics", "--jobs", "2", "--json", str(out), "--out", str(tmp_path / "f")],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     count = sum(1 for _ in exhaustive_positions(POOL, CARDS, 2, True))
-    assert f"characteristics proven over {count} of the {count} positions of 1 to 2 permanent(s)" in result.output
+    assert (
+        f"characteristics proven over {count} of the {count} positions of 1 to 2 permanent(s), with ids renamed "
+        "and timestamps shifted in a second copy" in result.output
+    )
     summary = json.loads(out.read_text())
     assert summary["proof"]["holds"] is True and summary["checked"] == {"characteristics": count}

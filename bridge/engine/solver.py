@@ -53,6 +53,7 @@ except ImportError:  # pragma: no cover - another build of clingo: its Python la
 
 __all__ = [
     "KEEP",
+    "Enumeration",
     "Session",
     "Solution",
     "answer",
@@ -1381,30 +1382,39 @@ def prefixed_statements(
     return out
 
 
+class Enumeration:
+    """A program over many positions (``statements`` and ``text``), grounded once, whose answer
+    sets are enumerated, all of them or those with some atoms true (:meth:`answers`)."""
+
+    def __init__(self, statements: Sequence[clingo.ast.AST], text: str) -> None:
+        self._control = clingo.Control(["--warn=none", "--models=0"])
+        started = time.perf_counter()
+        try:
+            with clingo.ast.ProgramBuilder(self._control) as builder:
+                for statement in statements:
+                    builder.add(statement)
+            self._control.add("base", [], text)
+        except RuntimeError as exc:
+            raise RuleModuleError(f"a program over many positions that does not parse: {exc}") from None
+        STATS.add_seconds += time.perf_counter() - started
+        started = time.perf_counter()
+        self._control.ground([("base", [])])
+        STATS.ground_seconds += time.perf_counter() - started
+
+    def answers(
+        self, true: Sequence[tuple[str, Sequence[object]]] = ()
+    ) -> Generator[list[tuple[str, tuple[object, ...]]], None, None]:
+        """Every answer set in which the atoms ``true`` (predicate, arguments) are true, each
+        as its shown atoms: the predicate and the arguments (a number, a string's characters,
+        any other term as clingo writes it).  The search stops when the iterator is closed."""
+        assumptions = [(clingo.Function(name, [symbol(a) for a in args]), True) for name, args in true]
+        with self._control.solve(assumptions=assumptions, yield_=True) as handle:
+            for model in handle:
+                yield [(sym.name, tuple(_python(a) for a in sym.arguments)) for sym in model.symbols(shown=True)]
+
+
 def enumerate_answers(
-    statements: Sequence[clingo.ast.AST], text: str, *, threads: int = 1
+    statements: Sequence[clingo.ast.AST], text: str
 ) -> Generator[list[tuple[str, tuple[object, ...]]], None, None]:
-    """Every answer set of a program (``statements`` and ``text``), each as its shown atoms:
-    the predicate and the arguments (a number, a string's characters, any other term as
-    clingo writes it).  ``threads`` threads of the solver split
-    the search.  Grounded when the first answer is asked for; the search stops when the
-    iterator is closed."""
-    options = ["--warn=none", "--models=0"]
-    if threads > 1:
-        options.append(f"--parallel-mode={threads},split")
-    control = clingo.Control(options)
-    started = time.perf_counter()
-    try:
-        with clingo.ast.ProgramBuilder(control) as builder:
-            for statement in statements:
-                builder.add(statement)
-        control.add("base", [], text)
-    except RuntimeError as exc:
-        raise RuleModuleError(f"a program over many positions that does not parse: {exc}") from None
-    STATS.add_seconds += time.perf_counter() - started
-    started = time.perf_counter()
-    control.ground([("base", [])])
-    STATS.ground_seconds += time.perf_counter() - started
-    with control.solve(yield_=True) as handle:
-        for model in handle:
-            yield [(sym.name, tuple(_python(a) for a in sym.arguments)) for sym in model.symbols(shown=True)]
+    """Every answer set of a program, each as its shown atoms (:meth:`Enumeration.answers`)."""
+    yield from Enumeration(statements, text).answers()

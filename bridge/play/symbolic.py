@@ -36,9 +36,10 @@ from typing import Any
 
 from bridge.engine.board import CHARACTERISTICS, LAYERS, PT
 from bridge.engine.facts import asp_string, position_facts
-from bridge.engine.solver import enumerate_answers, prefixed_statements
+from bridge.engine.solver import Enumeration, enumerate_answers, prefixed_statements
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
+from bridge.play.sweep import Backend, sweep
 from bridge.play.verify import MAIN, PLAYERS, Piece, Position, _kinds, can_be_tapped
 
 __all__ = [
@@ -307,72 +308,131 @@ def _read(atoms: list[tuple[str, tuple[object, ...]]], constraints: Sequence[str
     return (tuple(at[s] for s in places), attached), problems
 
 
+@dataclass(frozen=True)
+class _Setup:
+    pool: CardPool
+    cards: tuple[str, ...]
+    max_permanents: int
+    tapped: bool
+    renamed: bool
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """The answers of the positions whose first permanent is one element: their keys, those
+    answered twice, those failing (with what fails), and the CPU seconds it took."""
+
+    keys: tuple[_Key, ...]
+    several: tuple[_Key, ...]
+    failing: tuple[tuple[_Key, tuple[str, ...]], ...]
+    cpu: float
+
+
+@functools.lru_cache(maxsize=1)
+def _enumeration(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
+    """The program of the setup, grounded once in each process."""
+    statements, text, constraints = characteristics_program(
+        setup.pool, setup.cards, setup.max_permanents, setup.tapped, setup.renamed
+    )
+    return Enumeration(statements, text), tuple(constraints)
+
+
+def _chunk(setup: _Setup, limit: int, wall_deadline: float | None, first: int) -> _Chunk | None:
+    """The positions whose first permanent is element ``first``; None past the deadline (a time
+    of the wall clock: another process has its own monotonic clock)."""
+    began = time.process_time()
+    if wall_deadline is not None and time.time() > wall_deadline:
+        return None
+    enumeration, constraints = _enumeration(setup)
+    keys: list[_Key] = []
+    seen: set[_Key] = set()
+    several: list[_Key] = []
+    failing: list[tuple[_Key, tuple[str, ...]]] = []
+    answers = enumeration.answers([("g_at", (1, first))])
+    try:
+        for atoms in answers:
+            key, problems = _read(atoms, constraints)
+            if key in seen:
+                if len(several) < limit:
+                    several.append(key)
+                continue
+            seen.add(key)
+            keys.append(key)
+            if problems and len(failing) < limit:
+                failing.append((key, tuple(sorted(problems))))
+            if wall_deadline is not None and len(keys) % 256 == 0 and time.time() > wall_deadline:
+                return None
+    finally:
+        answers.close()
+    return _Chunk(tuple(keys), tuple(several), tuple(failing), time.process_time() - began)
+
+
 def prove_characteristics(
     cards: Sequence[str],
     *,
     max_permanents: int,
     tapped: bool = True,
     pool: CardPool | None = None,
-    renamed: bool = True,
-    threads: int = 1,
+    renamed: bool = False,
     limit: int = 20,
+    backend: Backend | None = None,
     deadline: float | None = None,
     on_progress: Callable[[Proof], None] | None = None,
 ) -> Proof:
     """Enumerate every position of 1 to ``max_permanents`` permanents of the cards with the
-    answers of the characteristics modules (the module docstring says what fails), in one
-    search of the solver (``threads`` of it, splitting the search).  Up to ``limit``
-    positions of each kind of failure are kept.  ``deadline`` (a :func:`time.monotonic`
-    value) stops it (``complete`` False); ``on_progress`` is called every 5 seconds."""
+    answers of the characteristics modules (the module docstring says what fails; with
+    ``renamed``, the second copy too), one chunk of positions (those whose first permanent
+    is one element) after another, or spread over processes or a Ray cluster (``backend``,
+    :mod:`bridge.play.sweep`): the proof is the same.  Up to ``limit`` positions of each kind
+    of failure are kept.  ``deadline`` (a :func:`time.monotonic` value) stops it
+    (``complete`` False); ``on_progress`` is called after each chunk."""
     from bridge.play.verify import exhaustive_positions
 
-    if threads < 1:
-        raise InputError(f"the solver needs at least one thread, not {threads}")
     pool = pool or CardPool.default()
     started, cpu = time.monotonic(), time.process_time()
     pieces = elements(pool, cards, tapped)
     _, spells = _kinds(pool, cards)
     out = Proof(max_permanents, renamed)
+    if max_permanents < 1:
+        raise InputError(f"a proof needs positions of at least one permanent, not {max_permanents}")
     keys = {_key(p, pieces) for p in exhaustive_positions(pool, cards, max_permanents, tapped)}
     out.positions = len(keys)
-    statements, text, constraints = characteristics_program(pool, cards, max_permanents, tapped, renamed)
+    setup = _Setup(pool, tuple(cards), max_permanents, tapped, renamed)
+    wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
+    elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
+    workers = 0.0
     seen: set[_Key] = set()
-    last = time.monotonic()
 
     def position(key: _Key) -> Position:
         return Position(tuple(pieces[e] for e in key[0]), key[1], tuple(spells))
 
-    answers = enumerate_answers(statements, text, threads=threads)
+    def note(kept: list[Position], more: Sequence[_Key]) -> None:
+        kept += [position(k) for k in more[: max(0, limit - len(kept))]]
+
+    results = sweep(functools.partial(_chunk, setup, limit, wall_deadline), range(len(pieces)), backend)
     try:
-        for atoms in answers:
-            key, problems = _read(atoms, constraints)
-            if key in seen:
-                if len(out.several) < limit:
-                    out.several.append(position(key))
-                continue
-            seen.add(key)
-            if key not in keys:
-                out.foreign += 1
-                if len(out.foreign_examples) < limit:
-                    out.foreign_examples.append(position(key))
-                continue
-            out.answered += 1
-            if problems and len(out.counterexamples) < limit:
-                out.counterexamples.append(Counterexample(position(key), tuple(sorted(problems))))
-            now = time.monotonic()
-            if deadline is not None and now > deadline:
-                break
-            if on_progress is not None and now - last >= 5:
-                last = now
-                out.seconds, out.cpu_seconds = now - started, time.process_time() - cpu
+        for chunk in results:
+            if chunk is None:
+                return out
+            workers += chunk.cpu if elsewhere else 0.0
+            note(out.several, chunk.several)
+            foreign = [k for k in chunk.keys if k not in keys]
+            out.foreign += len(foreign)
+            note(out.foreign_examples, foreign)
+            out.answered += len(chunk.keys) - len(foreign)
+            seen.update(chunk.keys)
+            for key, problems in chunk.failing[: max(0, limit - len(out.counterexamples))]:
+                out.counterexamples.append(Counterexample(position(key), problems))
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + workers
+            if on_progress is not None:
                 on_progress(out)
-        else:
-            out.complete = True
-            out.unanswered = [position(k) for k in sorted(keys - seen, key=str)[:limit]]
+        out.complete = True
+        note(out.unanswered, sorted(keys - seen, key=str))
+        return out
     finally:
-        answers.close()
-        out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
-    return out
+        results.close()
+        _enumeration.cache_clear()  # the grounding of this process, when it made one
+        out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + workers
 
 
 def position_answers(position: Position, *, pool: CardPool | None = None) -> list[dict[str, dict[str, list[object]]]]:

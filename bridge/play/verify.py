@@ -967,7 +967,7 @@ def verify(
     report: Report | None = None,
     backend: Backend | None = None,
     prove: bool = False,
-    threads: int = 1,
+    renamed_copy: bool = False,
 ) -> Report:
     """Check the properties (by name; all by default) on every position of up to
     ``max_permanents`` permanents of the cards (tapped or not, ``tapped``), then on
@@ -979,9 +979,10 @@ def verify(
     (:mod:`bridge.play.sweep`): the report is the same, findings in the same order.
 
     With ``prove``, the characteristics are not checked position by position on the
-    exhaustive positions but proven over all of them at once by one search of the solver
-    (:mod:`bridge.play.symbolic`, ``threads`` of it); each position it finds failing is
-    checked again here, shrunk and kept as a finding."""
+    exhaustive positions but proven over all of them by the solver's enumeration of one
+    program (:mod:`bridge.play.symbolic`; with ``renamed_copy``, the same again with ids
+    renamed and timestamps shifted, compared), its chunks spread by ``backend`` too; each
+    position it finds failing is checked again here, shrunk and kept as a finding."""
     pool = pool or CardPool.default()
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
     out = report if report is not None else Report()
@@ -992,7 +993,20 @@ def verify(
     seen_findings: set[tuple[str, str]] = set()
     if prove and "characteristics" in names and max_permanents >= 1:
         exhaustive_names = tuple(n for n in names if n != "characteristics")
-        out.proof = _prove(cards, max_permanents, tapped, pool, seed, rules_text, deadline, threads, out, seen_findings)
+        out.proof = _prove(
+            cards,
+            max_permanents,
+            tapped,
+            pool,
+            seed,
+            rules_text,
+            deadline,
+            backend,
+            renamed_copy,
+            out,
+            seen_findings,
+            on_progress,
+        )
         if not out.proof.complete:
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
             return out
@@ -1129,9 +1143,11 @@ def _prove(
     seed: int,
     rules_text: frozenset[str],
     deadline: float | None,
-    threads: int,
+    backend: Backend | None,
+    renamed_copy: bool,
     out: Report,
     seen: set[tuple[str, str]],
+    on_progress: Callable[[Report], None] | None,
 ) -> Proof:
     """The characteristics proven over every exhaustive position; each position the proof
     finds failing is checked position by position, shrunk and kept as a finding (with what
@@ -1139,8 +1155,20 @@ def _prove(
     layer's rules and a renamed copy, which the check asks otherwise)."""
     from bridge.play.symbolic import prove_characteristics
 
+    def progress(proof: Proof) -> None:
+        out.proof = proof
+        if on_progress is not None:
+            on_progress(out)
+
     proof = prove_characteristics(
-        cards, max_permanents=max_permanents, tapped=tapped, pool=pool, threads=threads, deadline=deadline
+        cards,
+        max_permanents=max_permanents,
+        tapped=tapped,
+        pool=pool,
+        renamed=renamed_copy,
+        backend=backend,
+        deadline=deadline,
+        on_progress=progress,
     )
     prop = PROPERTIES["characteristics"]
     rules = ("613.1", "613.6")
