@@ -18,9 +18,10 @@ from bridge.engine.board import Board
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
 from bridge.play import symbolic
+from bridge.play.positions import MAIN, Piece, Position, elements, exhaustive_positions, positions_from
 from bridge.play.sweep import Backend
 from bridge.play.symbolic import position_answers, prove_characteristics
-from bridge.play.verify import MAIN, Piece, Position, exhaustive_positions, read_pool, verify
+from bridge.play.verify import read_pool, verify
 
 POOL = CardPool.default()
 # a creature, a land, an Aura, an Equipment, an anthem and a lord: every kind of piece
@@ -200,7 +201,8 @@ def test_command_prove(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         main,
         ["verify", "--cards", ",".join(CARDS), "--max-permanents", "2", "--positions", "0", "--prove",
-         "--renamed-copy", "--properties", "characteristics", "--jobs", "2", "--json", str(out), "--out", str(tmp_path / "f")],
+         "--renamed-copy", "--properties", "characteristics", "--jobs", "2", "--json", str(out),
+         "--out", str(tmp_path / "f")],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     count = sum(1 for _ in exhaustive_positions(POOL, CARDS, 2, True))
@@ -210,3 +212,12 @@ def test_command_prove(tmp_path: Path) -> None:
     )
     summary = json.loads(out.read_text())
     assert summary["proof"]["holds"] is True and summary["checked"] == {"characteristics": count}
+
+
+def test_the_chunks_are_the_exhaustive_positions() -> None:
+    pieces = elements(POOL, CARDS)
+    chunks = [list(positions_from(POOL, CARDS, 3, True, first)) for first in range(len(pieces))]
+    assert all(p.pieces[0] == pieces[first] for first, chunk in enumerate(chunks) for p in chunk)
+    assert [p for chunk in chunks for p in chunk] == sorted(
+        exhaustive_positions(POOL, CARDS, 3, True), key=lambda p: (p.pieces[0], len(p.pieces))
+    )

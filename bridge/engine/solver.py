@@ -33,7 +33,7 @@ import os
 import re
 import time
 import weakref
-from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypedDict, TypeVar, Unpack
@@ -1384,7 +1384,7 @@ def prefixed_statements(
 
 class Enumeration:
     """A program over many positions (``statements`` and ``text``), grounded once, whose answer
-    sets are enumerated, all of them or those with some atoms true (:meth:`answers`)."""
+    sets are enumerated, all of them or those with some atoms true (:meth:`each`)."""
 
     def __init__(self, statements: Sequence[clingo.ast.AST], text: str) -> None:
         self._control = clingo.Control(["--warn=none", "--models=0"])
@@ -1401,20 +1401,30 @@ class Enumeration:
         self._control.ground([("base", [])])
         STATS.ground_seconds += time.perf_counter() - started
 
-    def answers(
-        self, true: Sequence[tuple[str, Sequence[object]]] = ()
-    ) -> Generator[list[tuple[str, tuple[object, ...]]], None, None]:
-        """Every answer set in which the atoms ``true`` (predicate, arguments) are true, each
-        as its shown atoms: the predicate and the arguments (a number, a string's characters,
-        any other term as clingo writes it).  The search stops when the iterator is closed."""
+    def each(
+        self,
+        found: Callable[[list[tuple[str, tuple[object, ...]]]], bool],
+        true: Sequence[tuple[str, Sequence[object]]] = (),
+    ) -> None:
+        """Call ``found`` with every answer set in which the atoms ``true`` (predicate,
+        arguments) are true, each as its shown atoms: the predicate and the arguments (a
+        number, a string's characters, any other term as clingo writes it).  The search
+        stops when ``found`` returns False."""
         assumptions = [(clingo.Function(name, [symbol(a) for a in args]), True) for name, args in true]
-        with self._control.solve(assumptions=assumptions, yield_=True) as handle:
-            for model in handle:
-                yield [(sym.name, tuple(_python(a) for a in sym.arguments)) for sym in model.symbols(shown=True)]
+
+        def model(answer: clingo.Model) -> bool:
+            return found([(sym.name, tuple(_python(a) for a in sym.arguments)) for sym in answer.symbols(shown=True)])
+
+        self._control.solve(assumptions=assumptions, on_model=model)
 
 
-def enumerate_answers(
-    statements: Sequence[clingo.ast.AST], text: str
-) -> Generator[list[tuple[str, tuple[object, ...]]], None, None]:
-    """Every answer set of a program, each as its shown atoms (:meth:`Enumeration.answers`)."""
-    yield from Enumeration(statements, text).answers()
+def enumerate_answers(statements: Sequence[clingo.ast.AST], text: str) -> list[list[tuple[str, tuple[object, ...]]]]:
+    """Every answer set of a program, each as its shown atoms (:meth:`Enumeration.each`)."""
+    out: list[list[tuple[str, tuple[object, ...]]]] = []
+
+    def keep(atoms: list[tuple[str, tuple[object, ...]]]) -> bool:
+        out.append(atoms)
+        return True
+
+    Enumeration(statements, text).each(keep)
+    return out

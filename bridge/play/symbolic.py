@@ -3,12 +3,12 @@
 :mod:`bridge.play.verify` checks one position after another.  For a property that the rules
 alone decide, the characteristics of CR 613, one search of the solver checks every position
 of up to K permanents: choice rules make the positions (the same ones as
-:func:`bridge.play.verify.exhaustive_positions`, up to symmetry), the rule modules derive the
+:func:`bridge.play.positions.exhaustive_positions`, up to symmetry), the rule modules derive the
 answers of each, and the solver enumerates the answer sets, each a position with its
 answers.  Every position must come exactly once (613 leaves no choice: one answer set, no
 fewer, no more), and in none may the property fail.  When none does, the property holds in
 every one of them: a proof, not a sample.  A position where it fails is read back as a
-:class:`~bridge.play.verify.Position`, and the enumeration checks it again, shrinks it and
+:class:`~bridge.play.positions.Position`, and the enumeration checks it again, shrinks it and
 writes it as a scenario.
 
 The program (:func:`characteristics_program`) holds the characteristics modules (every
@@ -39,8 +39,9 @@ from bridge.engine.facts import asp_string, position_facts
 from bridge.engine.solver import Enumeration, enumerate_answers, prefixed_statements
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
+from bridge.play import positions
+from bridge.play.positions import MAIN, PLAYERS, Piece, Position, kinds, positions_from
 from bridge.play.sweep import Backend, sweep
-from bridge.play.verify import MAIN, PLAYERS, Piece, Position, _kinds, can_be_tapped
 
 __all__ = [
     "SHOWN",
@@ -134,9 +135,7 @@ g_renamed(S, {name}, X) :- {renamed}{name}(r(S), X), not {name}(o(S), X).
 
 @functools.cache
 def _elements(pool: CardPool, cards: tuple[str, ...], tapped: bool) -> tuple[Piece, ...]:
-    permanents, _ = _kinds(pool, cards)
-    states = {card: (False, True) if tapped and can_be_tapped(pool, card) else (False,) for card in permanents}
-    return tuple(sorted(Piece(card, side, t) for card in permanents for side in (0, 1) for t in states[card]))
+    return positions.elements(pool, cards, tapped)
 
 
 def elements(pool: CardPool, cards: Sequence[str], tapped: bool = True) -> tuple[Piece, ...]:
@@ -196,7 +195,7 @@ def characteristics_program(
     pieces = elements(pool, cards, tapped)
     constraints: list[str] = []
     statements = prefixed_statements(MODULES, "", constraints, "g_constraint")
-    static = _static_facts(pool, cards, _kinds(pool, cards)[1] if hand is None else hand)
+    static = _static_facts(pool, cards, kinds(pool, cards)[1] if hand is None else hand)
     generator = GENERATOR.format(places=max_permanents)
     if not ordered:
         generator = generator.replace(ORDER, "")
@@ -276,8 +275,7 @@ class Proof:
 _Key = tuple[tuple[int, ...], tuple[int | None, ...]]  # the elements in their places, attachments
 
 
-def _key(position: Position, pieces: Sequence[Piece]) -> _Key:
-    index = {piece: e for e, piece in enumerate(pieces)}
+def _key(position: Position, index: dict[Piece, int]) -> _Key:
     return tuple(index[p] for p in position.pieces), tuple(position.attached)
 
 
@@ -319,11 +317,16 @@ class _Setup:
 
 @dataclass(frozen=True)
 class _Chunk:
-    """The answers of the positions whose first permanent is one element: their keys, those
-    answered twice, those failing (with what fails), and the CPU seconds it took."""
+    """The positions whose first permanent is one element: how many the enumeration makes and
+    how many the program answered, some of those answered twice, not answered, not made by the
+    enumeration (how many of them, some), those failing with what fails; the CPU seconds."""
 
-    keys: tuple[_Key, ...]
+    positions: int
+    answered: int
     several: tuple[_Key, ...]
+    unanswered: tuple[_Key, ...]
+    foreign: int
+    foreign_examples: tuple[_Key, ...]
     failing: tuple[tuple[_Key, tuple[str, ...]], ...]
     cpu: float
 
@@ -338,33 +341,51 @@ def _enumeration(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
 
 
 def _chunk(setup: _Setup, limit: int, wall_deadline: float | None, first: int) -> _Chunk | None:
-    """The positions whose first permanent is element ``first``; None past the deadline (a time
-    of the wall clock: another process has its own monotonic clock)."""
+    """The positions whose first permanent is element ``first``, answered by the program and
+    made by the enumeration, compared; None past the deadline (a time of the wall clock:
+    another process has its own monotonic clock)."""
     began = time.process_time()
     if wall_deadline is not None and time.time() > wall_deadline:
         return None
+    index = {piece: e for e, piece in enumerate(elements(setup.pool, setup.cards, setup.tapped))}
+    made = {_key(p, index) for p in positions_from(setup.pool, setup.cards, setup.max_permanents, setup.tapped, first)}
     enumeration, constraints = _enumeration(setup)
-    keys: list[_Key] = []
     seen: set[_Key] = set()
     several: list[_Key] = []
+    foreign: list[_Key] = []
     failing: list[tuple[_Key, tuple[str, ...]]] = []
-    answers = enumeration.answers([("g_at", (1, first))])
-    try:
-        for atoms in answers:
-            key, problems = _read(atoms, constraints)
-            if key in seen:
-                if len(several) < limit:
-                    several.append(key)
-                continue
+    stopped = False
+
+    def found(atoms: list[tuple[str, tuple[object, ...]]]) -> bool:
+        nonlocal stopped
+        key, problems = _read(atoms, constraints)
+        if key in seen:
+            several.append(key)
+        elif key not in made:
             seen.add(key)
-            keys.append(key)
+            foreign.append(key)
+        else:
+            seen.add(key)
             if problems and len(failing) < limit:
                 failing.append((key, tuple(sorted(problems))))
-            if wall_deadline is not None and len(keys) % 256 == 0 and time.time() > wall_deadline:
-                return None
-    finally:
-        answers.close()
-    return _Chunk(tuple(keys), tuple(several), tuple(failing), time.process_time() - began)
+        if wall_deadline is not None and len(seen) % 256 == 0 and time.time() > wall_deadline:
+            stopped = True
+            return False
+        return True
+
+    enumeration.each(found, [("g_at", (1, first))])
+    if stopped:
+        return None
+    return _Chunk(
+        len(made),
+        len(made & seen),
+        tuple(several[:limit]),
+        tuple(sorted(made - seen)[:limit]),
+        len(foreign),
+        tuple(foreign[:limit]),
+        tuple(failing),
+        time.process_time() - began,
+    )
 
 
 def prove_characteristics(
@@ -386,28 +407,20 @@ def prove_characteristics(
     :mod:`bridge.play.sweep`): the proof is the same.  Up to ``limit`` positions of each kind
     of failure are kept.  ``deadline`` (a :func:`time.monotonic` value) stops it
     (``complete`` False); ``on_progress`` is called after each chunk."""
-    from bridge.play.verify import exhaustive_positions
-
+    if max_permanents < 1:
+        raise InputError(f"a proof needs positions of at least one permanent, not {max_permanents}")
     pool = pool or CardPool.default()
     started, cpu = time.monotonic(), time.process_time()
     pieces = elements(pool, cards, tapped)
-    _, spells = _kinds(pool, cards)
+    _, spells = kinds(pool, cards)
     out = Proof(max_permanents, renamed)
-    if max_permanents < 1:
-        raise InputError(f"a proof needs positions of at least one permanent, not {max_permanents}")
-    keys = {_key(p, pieces) for p in exhaustive_positions(pool, cards, max_permanents, tapped)}
-    out.positions = len(keys)
     setup = _Setup(pool, tuple(cards), max_permanents, tapped, renamed)
     wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
     elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
     workers = 0.0
-    seen: set[_Key] = set()
-
-    def position(key: _Key) -> Position:
-        return Position(tuple(pieces[e] for e in key[0]), key[1], tuple(spells))
 
     def note(kept: list[Position], more: Sequence[_Key]) -> None:
-        kept += [position(k) for k in more[: max(0, limit - len(kept))]]
+        kept += [Position(tuple(pieces[e] for e in k[0]), k[1], tuple(spells)) for k in more[: limit - len(kept)]]
 
     results = sweep(functools.partial(_chunk, setup, limit, wall_deadline), range(len(pieces)), backend)
     try:
@@ -415,19 +428,19 @@ def prove_characteristics(
             if chunk is None:
                 return out
             workers += chunk.cpu if elsewhere else 0.0
+            out.positions += chunk.positions
+            out.answered += chunk.answered
+            out.foreign += chunk.foreign
             note(out.several, chunk.several)
-            foreign = [k for k in chunk.keys if k not in keys]
-            out.foreign += len(foreign)
-            note(out.foreign_examples, foreign)
-            out.answered += len(chunk.keys) - len(foreign)
-            seen.update(chunk.keys)
+            note(out.unanswered, chunk.unanswered)
+            note(out.foreign_examples, chunk.foreign_examples)
             for key, problems in chunk.failing[: max(0, limit - len(out.counterexamples))]:
-                out.counterexamples.append(Counterexample(position(key), problems))
+                found = Position(tuple(pieces[e] for e in key[0]), key[1], tuple(spells))
+                out.counterexamples.append(Counterexample(found, problems))
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + workers
             if on_progress is not None:
                 on_progress(out)
         out.complete = True
-        note(out.unanswered, sorted(keys - seen, key=str))
         return out
     finally:
         results.close()

@@ -56,7 +56,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
@@ -73,17 +73,24 @@ from bridge.model.actions import (
     Pass,
     StateBasedActions,
 )
-from bridge.model.cards import CardPool, slug
+from bridge.model.cards import CardPool
 from bridge.model.errors import InputError, MtgaspError, one_line
 from bridge.model.keys import position_key
-from bridge.model.state import ZONES, GameState, fresh_id
+from bridge.model.state import ZONES, GameState
 from bridge.play.agents import RandomAgent, decisions, game_over
 from bridge.play.brute import accepted_actions, declaration_candidates, listing_differences
 from bridge.play.moves import logged
+from bridge.play.positions import (
+    ATTACK,
+    BLOCK,
+    MAIN,
+    Position,
+    can_be_tapped,
+    exhaustive_positions,
+    random_positions,
+)
 from bridge.play.sweep import Backend, sweep
-
-if TYPE_CHECKING:
-    from bridge.play.symbolic import Proof
+from bridge.play.symbolic import Proof, prove_characteristics
 
 __all__ = [
     "DEFAULT_POOL",
@@ -125,141 +132,8 @@ DEFAULT_POOL = (
     "Giant Growth",
 )
 
-PLAYERS = ("alice", "bob")  # alice is the active player
-MAIN, ATTACK, BLOCK = "main1", "declare_attackers", "declare_blockers"
 CITATIONS_CAP = 24
 RENAMING_CAP = 8
-
-
-# ---------------------------------------------------------------------- positions
-@dataclass(frozen=True, order=True)
-class Piece:
-    """A permanent as generated: its card, its side (0: the active player's) and status."""
-
-    card: str
-    side: int
-    tapped: bool = False
-    damage: int = 0
-    counters: int = 0  # +1/+1 counters
-
-
-@dataclass(frozen=True)
-class Position:
-    """A generated position: the permanents, what each Aura or Equipment is attached to (an
-    index into ``pieces``, or None), the cards in the active player's hand, and (for the
-    declaration of blockers) which of the active player's creatures attack."""
-
-    pieces: tuple[Piece, ...]
-    attached: tuple[int | None, ...]
-    hand: tuple[str, ...]
-    attackers: frozenset[int] | None = None  # None: the most that may attack
-
-    def ids(self) -> list[str]:
-        """The permanents' ids, in the order of ``pieces``: their card's name, numbered."""
-        taken: set[str] = set()
-        return [fresh_id(slug(p.card), taken) for p in self.pieces]
-
-    def state(self, step: str = MAIN) -> GameState:
-        """The position at the main phase or the declaration of attackers (the declaration of
-        blockers is reached by playing: :func:`blocking_state`)."""
-        ids = self.ids()
-        sides: list[list[dict[str, Any]]] = [[], []]
-        for i, (piece, oid) in enumerate(zip(self.pieces, ids)):
-            perm: dict[str, Any] = {"id": oid, "card": piece.card, "timestamp": i + 1}
-            if piece.tapped:
-                perm["tapped"] = True
-            if piece.damage:
-                perm["damage"] = piece.damage
-            if piece.counters:
-                perm["counters"] = {"+1/+1": piece.counters}
-            target = self.attached[i]
-            if target is not None:
-                perm["attached_to"] = ids[target]
-            sides[piece.side].append(perm)
-        players = [{"name": name, "battlefield": sides[n]} for n, name in enumerate(PLAYERS)]
-        players[0]["hand"] = list(self.hand)
-        return GameState.model_validate({"turn": 3, "active": PLAYERS[0], "step": step, "players": players})
-
-
-def _kinds(pool: CardPool, cards: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The permanent cards and the others (which go to the hand)."""
-    permanents: list[str] = []
-    spells: list[str] = []
-    for name in cards:
-        types = pool.get(name).types
-        (spells if {"instant", "sorcery"} & set(types) else permanents).append(name)
-    return permanents, spells
-
-
-def _attachments(pool: CardPool, pieces: tuple[Piece, ...], rng: random.Random | None) -> list[tuple[int | None, ...]]:
-    """What each Aura (any creature, or nothing when there is none) and Equipment (nothing,
-    or a creature on its side) may be attached to: every way, or one at random."""
-    creatures = [i for i, p in enumerate(pieces) if "creature" in pool.get(p.card).types]
-    options: list[list[int | None]] = []
-    for piece in pieces:
-        card = pool.get(piece.card)
-        if "aura" in card.subtypes:
-            options.append(list(creatures) or [None])
-        elif "equipment" in card.subtypes:
-            options.append([None, *(c for c in creatures if pieces[c].side == piece.side)])
-        else:
-            options.append([None])
-    if rng is not None:
-        return [tuple(rng.choice(o) for o in options)]
-    return list(itertools.product(*options))
-
-
-def can_be_tapped(pool: CardPool, card: str) -> bool:
-    """Whether a permanent of the card is given a tapped variant: a creature, a land, or a
-    permanent with an activated ability (an Equipment's equip).  Symmetry breaking: an
-    enchantment without activated abilities, tapped, is the same position as untapped (no
-    rule of the pool looks at a tapped Aura or anthem: tapping changes what a permanent
-    can do, 110.5, and such a permanent does nothing by being untapped)."""
-    data = pool.get(card)
-    return bool({"creature", "land"} & set(data.types)) or bool(data.activated)
-
-
-def exhaustive_positions(
-    pool: CardPool, cards: Sequence[str], max_permanents: int, tapped: bool = True
-) -> Iterator[Position]:
-    """Every position of 1 to ``max_permanents`` permanents of the cards, each on either
-    side, tapped or not (``tapped``; only those :func:`can_be_tapped`), up to symmetry: a
-    multiset per side (the permanents sorted), with every way of attaching its Auras and
-    Equipment; the other cards in the active player's hand."""
-    permanents, spells = _kinds(pool, cards)
-    states = {card: (False, True) if tapped and can_be_tapped(pool, card) else (False,) for card in permanents}
-    elements = sorted(Piece(card, side, t) for card in permanents for side in (0, 1) for t in states[card])
-    for n in range(1, max_permanents + 1):
-        for pieces in itertools.combinations_with_replacement(elements, n):
-            for attached in _attachments(pool, pieces, None):
-                yield Position(pieces, attached, tuple(spells))
-
-
-def random_positions(
-    pool: CardPool, cards: Sequence[str], smallest: int, largest: int, count: int, seed: int
-) -> Iterator[Position]:
-    """``count`` random positions of ``smallest`` to ``largest`` permanents, tapped, damaged
-    and with counters at random, some of the active player's creatures attacking."""
-    permanents, spells = _kinds(pool, cards)
-    rng = random.Random(seed)
-    for _ in range(count):
-        n = rng.randint(smallest, max(smallest, largest))
-        pieces = tuple(
-            sorted(
-                Piece(
-                    rng.choice(permanents),
-                    rng.randrange(2),
-                    tapped=rng.random() < 0.25,
-                    damage=rng.choice((0, 0, 0, 1, 2)),
-                    counters=rng.choice((0, 0, 0, 1)),
-                )
-                for _ in range(n)
-            )
-        )
-        attached = _attachments(pool, pieces, rng)[0]
-        hand = tuple(s for s in spells if rng.random() < 0.7)
-        attackers = frozenset(i for i, p in enumerate(pieces) if p.side == 0 and rng.random() < 0.7)
-        yield Position(pieces, attached, hand, attackers)
 
 
 def blocking_state(game: Game, attackers: Iterable[str] | None, rng: random.Random | None = None) -> GameState | None:
@@ -1153,7 +1027,6 @@ def _prove(
     finds failing is checked position by position, shrunk and kept as a finding (with what
     the proof says, when the check here doesn't fail: the proof's program holds every
     layer's rules and a renamed copy, which the check asks otherwise)."""
-    from bridge.play.symbolic import prove_characteristics
 
     def progress(proof: Proof) -> None:
         out.proof = proof
