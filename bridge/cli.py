@@ -1351,8 +1351,8 @@ def verify(
             proving = done.proof
             if proving is not None and not proving.complete:
                 click.echo(
-                    f"proof: {proving.answered:,} of {proving.positions:,} positions, "
-                    f"{len(proving.counterexamples)} failing, {proving.positions_per_second:,.0f} positions/s",
+                    f"proof: {proving.answered:,} positions answered, {proving.chunks_done} of {proving.chunks} "
+                    f"chunks, {len(proving.counterexamples)} failing, {proving.positions_per_second:,.0f} positions/s",
                     err=True,
                 )
                 return
@@ -1414,11 +1414,14 @@ def verify(
         except OSError as exc:
             _fail(f"{json_path}: can't write the summary: {exc.strerror or exc}")
     checked = ", ".join(f"{name} {n}" for name, n in report.checked.items())
-    click.echo(
-        f"{report.positions} positions in {report.cpu_seconds:.1f} s of CPU ({report.seconds:.1f} s wall), "
-        f"{report.positions_per_cpu_second:.1f} positions/s ({report.positions_per_second:.1f} by the wall clock); "
-        f"checked: {checked}"
-    )
+    if report.positions or report.proof is None:
+        click.echo(
+            f"{report.positions} positions in {report.cpu_seconds:.1f} s of CPU ({report.seconds:.1f} s wall), "
+            f"{report.positions_per_cpu_second:.1f} positions/s ({report.positions_per_second:.1f} by the wall "
+            f"clock); checked: {checked}"
+        )
+    else:  # the proof alone
+        click.echo(f"{report.cpu_seconds:.1f} s of CPU ({report.seconds:.1f} s wall); checked: {checked}")
     proof = report.proof
     if proof is not None:
         how = "proven" if proof.holds else "not proven" if proof.complete else "stopped by the time limit"

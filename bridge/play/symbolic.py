@@ -229,6 +229,8 @@ class Proof:
     renamed: bool
     positions: int = 0
     answered: int = 0
+    chunks: int = 0  # the positions in chunks, by their first permanent
+    chunks_done: int = 0
     counterexamples: list[Counterexample] = field(default_factory=list)
     several: list[Position] = field(default_factory=list)  # answered more than once
     unanswered: list[Position] = field(default_factory=list)  # not answered
@@ -261,6 +263,8 @@ class Proof:
             "answered": self.answered,
             "holds": self.holds,
             "complete": self.complete,
+            "chunks": self.chunks,
+            "chunks_done": self.chunks_done,
             "counterexamples": [
                 {"position": repr(c.position), "problems": list(c.problems)} for c in self.counterexamples
             ],
@@ -413,7 +417,7 @@ def prove_characteristics(
     started, cpu = time.monotonic(), time.process_time()
     pieces = elements(pool, cards, tapped)
     _, spells = kinds(pool, cards)
-    out = Proof(max_permanents, renamed)
+    out = Proof(max_permanents, renamed, chunks=len(pieces))
     setup = _Setup(pool, tuple(cards), max_permanents, tapped, renamed)
     wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
     elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
@@ -428,6 +432,7 @@ def prove_characteristics(
             if chunk is None:
                 return out
             workers += chunk.cpu if elsewhere else 0.0
+            out.chunks_done += 1
             out.positions += chunk.positions
             out.answered += chunk.answered
             out.foreign += chunk.foreign

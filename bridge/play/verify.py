@@ -865,9 +865,10 @@ def verify(
     names = tuple(p.name for p in chosen)
     exhaustive_names = names
     seen_findings: set[tuple[str, str]] = set()
+    proof_workers = 0.0  # the CPU seconds of the proof in other processes
     if prove and "characteristics" in names and max_permanents >= 1:
         exhaustive_names = tuple(n for n in names if n != "characteristics")
-        out.proof = _prove(
+        out.proof, proof_workers = _prove(
             cards,
             max_permanents,
             tapped,
@@ -882,7 +883,7 @@ def verify(
             on_progress,
         )
         if not out.proof.complete:
-            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
     positions = itertools.chain(
         ((exhaustive_names, p) for p in exhaustive_positions(pool, cards, max_permanents, tapped) if exhaustive_names),
@@ -899,7 +900,7 @@ def verify(
     work = functools.partial(_position_findings, pool, seed, rules_text, wall_deadline)
     # positions checked in other processes: their CPU seconds are added to this one's
     elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
-    workers_cpu = 0.0
+    workers_cpu = proof_workers
 
     def cpu_seconds() -> float:
         return time.process_time() - cpu + workers_cpu
@@ -1022,17 +1023,19 @@ def _prove(
     out: Report,
     seen: set[tuple[str, str]],
     on_progress: Callable[[Report], None] | None,
-) -> Proof:
+) -> tuple[Proof, float]:
     """The characteristics proven over every exhaustive position; each position the proof
     finds failing is checked position by position, shrunk and kept as a finding (with what
     the proof says, when the check here doesn't fail: the proof's program holds every
-    layer's rules and a renamed copy, which the check asks otherwise)."""
+    layer's rules and a renamed copy, which the check asks otherwise).  Also returned: the
+    CPU seconds the proof took in other processes."""
 
     def progress(proof: Proof) -> None:
         out.proof = proof
         if on_progress is not None:
             on_progress(out)
 
+    here = time.process_time()
     proof = prove_characteristics(
         cards,
         max_permanents=max_permanents,
@@ -1043,12 +1046,14 @@ def _prove(
         deadline=deadline,
         on_progress=progress,
     )
+    elsewhere = max(0.0, proof.cpu_seconds - (time.process_time() - here))
     prop = PROPERTIES["characteristics"]
     rules = ("613.1", "613.6")
     out.checked[prop.name] += proof.answered
     found = [(c.position, "; ".join(c.problems)) for c in proof.counterexamples]
     found += [(p, "the characteristics question has several answer sets") for p in proof.several]
     found += [(p, "the characteristics question has no answer set") for p in proof.unanswered]
+    found += [(p, "the proof's program made a position the enumeration doesn't") for p in proof.foreign_examples]
     for position, message in found:
         confirmed = Report(checked={prop.name: 0})
         _check_position(position, [prop], pool, seed, rules_text, confirmed, set(), deadline)
@@ -1058,7 +1063,7 @@ def _prove(
             _keep(
                 out, seen, Finding(prop.name, f"the proof over every position: {message}", rules, position.state(MAIN))
             )
-    return proof
+    return proof, elsewhere
 
 
 def _keep(out: Report, seen: set[tuple[str, str]], finding: Finding) -> None:
