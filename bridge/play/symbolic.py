@@ -87,7 +87,9 @@ g_used(S) :- g_at(S, _).
 :- g_slot(S), S > 1, g_used(S), not g_used(S - 1).
 """
     + ORDER
-    + """g_creature_at(S) :- g_at(S, E), g_elem(E, C, _), g_creature(C).
+    + """% CR 303.4a, 301.7a: an Aura enchants a creature (nothing when there is none); an
+% Equipment is unattached or equips a creature of its controller's
+g_creature_at(S) :- g_at(S, E), g_elem(E, C, _), g_creature(C).
 g_some_creature :- g_creature_at(_).
 1 {{ g_attach(S, T) : g_creature_at(T) }} 1 :- g_at(S, E), g_elem(E, C, _), g_aura(C), g_some_creature.
 {{ g_attach(S, T) : g_creature_at(T), g_at(T, F), g_elem(F, _, P) }} 1 :- g_at(S, E), g_elem(E, C, P), g_equipment(C).
@@ -98,6 +100,7 @@ g_some_creature :- g_creature_at(_).
 
 # The facts of a permanent as the engine writes them (bridge/engine/facts.py), in one copy.
 COPY = """
+% CR 110.1, 613.6: a permanent, its card, controller, owner, timestamp, status, attachment
 {p}permanent({o}(S)) :- g_used(S).
 {p}card_of({o}(S), C) :- g_at(S, E), g_elem(E, C, _).
 {p}controller_of({o}(S), P) :- g_at(S, E), g_elem(E, _, P).
@@ -112,6 +115,7 @@ COPY = """
 # toughness (g_without); a characteristic that the copies don't share (g_renamed); an
 # integrity constraint's body (g_constraint, made by prefixed_statements).
 GOAL = """
+% CR 613.1, 613.6: the layers give every object one value of each characteristic it has
 g_values(S, has_name, N) :- g_used(S), N = #count {{ X : has_name(o(S), X) }}, N != 1.
 g_values(S, controller, N) :- g_used(S), N = #count {{ X : controller(o(S), X) }}, N != 1.
 g_values(S, K, N) :- g_used(S), g_single(K), N = #count {{ X : g_value(K, o(S), X) }}, N > 1.
@@ -128,6 +132,7 @@ g_value(loyalty, O, X) :- loyalty(O, X).
 #show g_constraint/1.
 """
 DIFFERENCE = """
+% CR 613.6: only the order of the timestamps matters, and an object's name none
 g_renamed(S, {name}, X) :- {name}(o(S), X), not {renamed}{name}(r(S), X).
 g_renamed(S, {name}, X) :- {renamed}{name}(r(S), X), not {name}(o(S), X).
 """
