@@ -1425,8 +1425,9 @@ def verify(
     proof = report.proof
     if proof is not None:
         how = "proven" if proof.holds else "not proven" if proof.complete else "stopped by the time limit"
+        chunks = "" if proof.complete else f" ({proof.chunks_done} of {proof.chunks} chunks)"
         click.echo(
-            f"characteristics {how} over {proof.answered:,} of the {proof.positions:,} positions of 1 to "
+            f"characteristics {how} over {proof.answered:,} of the {proof.positions:,} positions{chunks} of 1 to "
             f"{proof.max_permanents} permanent(s)"
             f"{', with ids renamed and timestamps shifted in a second copy' if proof.renamed else ''}: "
             f"{proof.seconds:.1f} s, "

@@ -63,7 +63,7 @@ class Position:
 
     def state(self, step: str = MAIN) -> GameState:
         """The position at the main phase or the declaration of attackers (the declaration of
-        blockers is reached by playing: :func:`blocking_state`)."""
+        blockers is reached by playing: :func:`bridge.play.verify.blocking_state`)."""
         ids = self.ids()
         sides: list[list[dict[str, Any]]] = [[], []]
         for i, (piece, oid) in enumerate(zip(self.pieces, ids)):

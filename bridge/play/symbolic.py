@@ -8,8 +8,10 @@ answers of each, and the solver enumerates the answer sets, each a position with
 answers.  Every position must come exactly once (613 leaves no choice: one answer set, no
 fewer, no more), and in none may the property fail.  When none does, the property holds in
 every one of them: a proof, not a sample.  A position where it fails is read back as a
-:class:`~bridge.play.positions.Position`, and the enumeration checks it again, shrinks it and
-writes it as a scenario.
+:class:`~bridge.play.positions.Position`; :mod:`bridge.play.verify` checks it again one
+position at a time, shrinks it and writes it as a scenario.  The positions are enumerated in
+chunks (those whose first permanent is one piece of the pool), which processes or a Ray
+cluster can share.
 
 The program (:func:`characteristics_program`) holds the characteristics modules (every
 layer's) on permanents named ``o(S)``, S the permanent's place in the position and its
@@ -161,15 +163,15 @@ def _static_facts(pool: CardPool, cards: Sequence[str], hand: Sequence[str]) -> 
 
 def _element_facts(pool: CardPool, pieces: Sequence[Piece]) -> str:
     out = []
-    kinds = {}
+    by_id = {}
     for e, piece in enumerate(pieces):
         card = pool.get(piece.card)
         c = asp_string(card.id)
         out.append(f"g_elem({e}, {c}, {asp_string(PLAYERS[piece.side])}).")
         if piece.tapped:
             out.append(f"g_tapped({e}).")
-        kinds[c] = card
-    for c, card in kinds.items():
+        by_id[c] = card
+    for c, card in by_id.items():
         if "creature" in card.types:
             out.append(f"g_creature({c}).")
         if "aura" in card.subtypes:
@@ -184,7 +186,7 @@ def characteristics_program(
     cards: Sequence[str],
     max_permanents: int,
     tapped: bool = True,
-    renamed: bool = True,
+    renamed: bool = False,
     hand: Sequence[str] | None = None,
     ordered: bool = True,
 ) -> tuple[list[Any], str, list[str]]:
@@ -224,11 +226,11 @@ class Counterexample:
 
 @dataclass
 class Proof:
-    """What one search over every position of 1 to ``max_permanents`` permanents found: the
-    ``positions`` the enumeration makes, those the solver answered (``answered``: each must
-    be, once), where the property fails (up to the search's limit), the positions the
-    program makes that the enumeration doesn't (``foreign``: none, or the program's generator
-    is wrong), and whether the search ran to its end (``complete``)."""
+    """What the solver's enumeration of every position of 1 to ``max_permanents`` permanents
+    found: the ``positions`` the enumeration in Python makes, those the solver answered
+    (``answered``: each must be, once), where the property fails (up to a limit), the
+    positions the program makes that the enumeration in Python doesn't (``foreign``: none, or
+    the program's generator is wrong), and whether every chunk was done (``complete``)."""
 
     max_permanents: int
     renamed: bool
