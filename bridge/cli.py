@@ -1271,8 +1271,9 @@ def _random_sizes(value: str | None, max_permanents: int) -> tuple[int, int]:
     "--prove",
     is_flag=True,
     help="prove the characteristics over every position of up to --max-permanents permanents by the solver's "
-    "enumeration of one program (its chunks spread by --jobs or --backend), instead of checking them "
-    "position by position",
+    "enumeration of one program, and requirements and citations over those positions and every declaration "
+    "of attackers and blockers by one search of the solver (chunks spread by --jobs or --backend), instead "
+    "of checking them position by position",
 )
 @click.option(
     "--renamed-copy",
@@ -1304,8 +1305,8 @@ def verify(
     --max-permanents permanents from the card pool (each on either side, tapped or not, up
     to the order of the permanents, every way of attaching its Auras and Equipment), then
     --positions random ones, each checked for the properties.  With --prove the
-    characteristics are proven over all the positions of up to --max-permanents at once, by
-    the solver.  Each failing position is shrunk (one thing
+    characteristics, requirements and citations are proven over all the positions of up to
+    --max-permanents at once, by the solver.  Each failing position is shrunk (one thing
     dropped at a time while the property still fails) and written to --out as a scenario
     file.  Positions/s and a progress line go to stderr.  Exit status 0 no finding, 1
     findings, 2 bad input, 3 the time limit stopped the run (what was checked is reported)."""
@@ -1349,6 +1350,14 @@ def verify(
         if now - last[0] >= 5:
             last[0] = now
             proving = done.proof
+            searching = done.searches[-1] if done.searches else None
+            if searching is not None and not searching.complete:
+                click.echo(
+                    f"search at the declaration of {searching.kind}ers: {searching.chunks_done} of "
+                    f"{searching.chunks} chunks, {len(searching.failures)} failing",
+                    err=True,
+                )
+                return
             if proving is not None and not proving.complete:
                 click.echo(
                     f"proof: {proving.answered:,} positions answered, {proving.chunks_done} of {proving.chunks} "
@@ -1413,8 +1422,10 @@ def verify(
             write_whole(json_path, json.dumps(summary, indent=1) + "\n")
         except OSError as exc:
             _fail(f"{json_path}: can't write the summary: {exc.strerror or exc}")
-    checked = ", ".join(f"{name} {n}" for name, n in report.checked.items())
-    if report.positions or report.proof is None:
+    proven = {name for search in report.searches for name in search.properties}
+    # a property proven by a search and checked at no position isn't named among those checked
+    checked = ", ".join(f"{name} {n}" for name, n in report.checked.items() if n or name not in proven) or "nothing"
+    if report.positions or (report.proof is None and not report.searches):
         click.echo(
             f"{report.positions} positions in {report.cpu_seconds:.1f} s of CPU ({report.seconds:.1f} s wall), "
             f"{report.positions_per_cpu_second:.1f} positions/s ({report.positions_per_second:.1f} by the wall "
@@ -1433,6 +1444,14 @@ def verify(
             f"{proof.seconds:.1f} s, "
             f"{proof.positions_per_second:,.0f} positions/s; {len(proof.counterexamples)} failing, "
             f"{len(proof.several)} with several answer sets, {len(proof.unanswered)} with none"
+        )
+    for search in report.searches:
+        how = "proven" if search.holds else "not proven" if search.complete else "stopped by the time limit"
+        chunks = "" if search.complete else f" ({search.chunks_done} of {search.chunks} chunks)"
+        click.echo(
+            f"{', '.join(search.properties)} {how} at the declaration of {search.kind}ers over every position{chunks} "
+            f"of 1 to {search.max_permanents} permanent(s) and every declaration: {search.seconds:.1f} s, "
+            f"{len(search.failures)} failing"
         )
     click.echo(f"{len(report.findings)} finding(s)")
     for (prop, kind), count in sorted(report.groups().items()):

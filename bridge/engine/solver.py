@@ -1358,19 +1358,59 @@ class _Prefixed(clingo.ast.Transformer):
         return rule
 
 
+class _Bound(clingo.ast.Transformer):
+    """A statement of a program part with its parameters replaced by the part's arguments."""
+
+    def __init__(self, values: dict[str, clingo.Symbol]) -> None:
+        self.values = values
+
+    def visit_SymbolicTerm(self, term: clingo.ast.AST) -> clingo.ast.AST:
+        sym = term.symbol
+        if sym.type == clingo.SymbolType.Function and not sym.arguments and sym.name in self.values:
+            return term.update(symbol=self.values[sym.name])
+        return term
+
+    def visit_Function(self, term: clingo.ast.AST) -> clingo.ast.AST:
+        if not term.arguments and not term.external and term.name in self.values:
+            return clingo.ast.SymbolicTerm(term.location, self.values[term.name])
+        return term.update(**self.visit_children(term))
+
+
+Part = tuple[str, Sequence[object]]
+
+
 def prefixed_statements(
-    modules: Sequence[str], prefix: str, where: list[str], constraint: str, facts: str = ""
+    modules: Sequence[str],
+    prefix: str,
+    where: list[str],
+    constraint: str,
+    facts: str = "",
+    parts: Sequence[Part] = (),
 ) -> list[clingo.ast.AST]:
     """The statements of the modules (and of ``facts``) as a program that holds them next to
-    other copies: every predicate prefixed with ``prefix``, ``#show`` statements left out, and
-    each integrity constraint's head made an atom ``constraint(I)`` whose place I in
-    ``where`` says where the constraint is (``asp_rules/<module>.lp:<line>``), so that a
-    program over many positions can look for the positions a constraint would reject."""
+    other copies: every predicate prefixed with ``prefix``, ``#show`` and optimization
+    statements left out, and each integrity constraint's head made an atom
+    ``constraint(I)`` whose place I in ``where`` says where the constraint is
+    (``asp_rules/<module>.lp:<line>``), so that a program over many positions can look for
+    the positions a constraint would reject.  The modules' base parts are held, and each of
+    ``parts`` (a part's name and its arguments: ``("attack", ("declared",))``) with its
+    parameters bound, all in one base part."""
     out: list[clingo.ast.AST] = []
-    skip = (_T.ShowSignature, _T.ShowTerm, _T.Program, _T.Defined)
+    skip = (_T.ShowSignature, _T.ShowTerm, _T.Program, _T.Defined, _T.Minimize)
     for name in modules:
         prefixed = _Prefixed(prefix, where, constraint, f"asp_rules/{name}.lp")
-        out += [prefixed(s) for s in module_statements(name) if s.ast_type not in skip]
+        by_part: dict[str, tuple[list[str], list[clingo.ast.AST]]] = {"base": ([], [])}
+        current = by_part["base"][1]
+        for statement in module_statements(name):
+            if statement.ast_type == _T.Program:
+                params = [p.name for p in statement.parameters]
+                current = by_part.setdefault(statement.name, (params, []))[1]
+            elif statement.ast_type not in skip:
+                current.append(statement)
+        for part, args in [("base", ()), *parts]:
+            params, statements = by_part.get(part, ([], []))
+            bound = _Bound({p: symbol(a) for p, a in zip(params, args, strict=True)}) if params else None
+            out += [prefixed(bound(s) if bound else s) for s in statements]
     if facts:
         parsed: list[clingo.ast.AST] = []
         try:

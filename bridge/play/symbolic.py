@@ -50,6 +50,7 @@ __all__ = [
     "Counterexample",
     "Proof",
     "characteristics_program",
+    "element_facts",
     "elements",
     "position_answers",
     "prove_characteristics",
@@ -161,7 +162,9 @@ def _static_facts(pool: CardPool, cards: Sequence[str], hand: Sequence[str]) -> 
     return "\n".join(lines)
 
 
-def _element_facts(pool: CardPool, pieces: Sequence[Piece]) -> str:
+def element_facts(pool: CardPool, pieces: Sequence[Piece]) -> str:
+    """The pieces as the generator's facts: ``g_elem(E, Card, Side)`` and ``g_tapped(E)`` for
+    the E-th piece, and which cards are creatures, Auras and Equipment."""
     out = []
     by_id = {}
     for e, piece in enumerate(pieces):
@@ -206,7 +209,7 @@ def characteristics_program(
     generator = GENERATOR.format(places=max_permanents)
     if not ordered:
         generator = generator.replace(ORDER, "")
-    parts = [static, _element_facts(pool, pieces), generator, COPY.format(p="", o="o", timestamp="S")]
+    parts = [static, element_facts(pool, pieces), generator, COPY.format(p="", o="o", timestamp="S")]
     differences = ""
     if renamed:
         statements += prefixed_statements(MODULES, RENAMED, constraints, "g_constraint", facts=static)

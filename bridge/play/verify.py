@@ -91,6 +91,14 @@ from bridge.play.positions import (
 )
 from bridge.play.sweep import Backend, sweep
 from bridge.play.symbolic import Proof, prove_characteristics
+from bridge.play.symbolic_combat import (
+    DECLARATION_PROPERTIES,
+    KINDS,
+    Failure,
+    Search,
+    prove_declarations,
+    uncited_rules,
+)
 
 __all__ = [
     "DEFAULT_POOL",
@@ -759,6 +767,8 @@ class Report:
     cpu_by_property: dict[str, float] = field(default_factory=dict)
     complete: bool = False
     proof: Proof | None = None  # the characteristics proven over the exhaustive positions
+    # the properties of declarations proven over the exhaustive positions, a search for each kind
+    searches: list[Search] = field(default_factory=list)
 
     @property
     def positions_per_second(self) -> float:
@@ -791,6 +801,7 @@ class Report:
             "positions_per_second": round(self.positions_per_second, 2),
             "positions_per_cpu_second": round(self.positions_per_cpu_second, 2),
             "proof": None if self.proof is None else self.proof.to_json(),
+            "searches": [s.to_json() for s in self.searches],
         }
 
 
@@ -883,6 +894,26 @@ def verify(
             on_progress,
         )
         if not out.proof.complete:
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
+            return out
+    searched = tuple(n for n in names if n in DECLARATION_PROPERTIES)
+    if prove and searched and max_permanents >= 1:
+        exhaustive_names = tuple(n for n in exhaustive_names if n not in searched)
+        proof_workers += _prove_declarations(
+            cards,
+            max_permanents,
+            tapped,
+            pool,
+            seed,
+            rules_text,
+            deadline,
+            backend,
+            searched,
+            out,
+            seen_findings,
+            on_progress,
+        )
+        if not all(s.complete for s in out.searches):
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
     positions = itertools.chain(
@@ -1064,6 +1095,89 @@ def _prove(
                 out, seen, Finding(prop.name, f"the proof over every position: {message}", rules, position.state(MAIN))
             )
     return proof, elsewhere
+
+
+def _prove_declarations(
+    cards: Sequence[str],
+    max_permanents: int,
+    tapped: bool,
+    pool: CardPool,
+    seed: int,
+    rules_text: frozenset[str],
+    deadline: float | None,
+    backend: Backend | None,
+    names: tuple[str, ...],
+    out: Report,
+    seen: set[tuple[str, str]],
+    on_progress: Callable[[Report], None] | None,
+) -> float:
+    """The properties of declarations (``names``) proven over every exhaustive position and
+    every declaration of attackers, then of blockers (:mod:`bridge.play.symbolic_combat`);
+    each failure the search finds is checked here, on its position (shrunk when it fails
+    here too) or with its declaration, and kept as a finding; the rules the citations' table
+    cites looked for in the rules text.  Returned: the CPU seconds the searches took in other
+    processes."""
+    elsewhere = 0.0
+    if "citations" in names and (missing := uncited_rules(rules_text)):
+        state = Position((), (), ()).state(ATTACK)
+        message = f"combat/citations.lp cites rules the rules text doesn't have: {', '.join(missing)}"
+        _keep(out, seen, Finding("citations", message, ("508.1", "509.1"), state))
+    for kind in KINDS:
+
+        def progress(search: Search) -> None:
+            if search not in out.searches:
+                out.searches.append(search)
+            if on_progress is not None:
+                on_progress(out)
+
+        here = time.process_time()
+        search = prove_declarations(
+            cards,
+            kind=kind,
+            max_permanents=max_permanents,
+            properties=names,
+            tapped=tapped,
+            pool=pool,
+            backend=backend,
+            deadline=deadline,
+            on_progress=progress,
+        )
+        if search not in out.searches:
+            out.searches.append(search)
+        elsewhere += max(0.0, search.cpu_seconds - (time.process_time() - here))
+        for failure in search.failures:
+            _confirm(failure, pool, seed, rules_text, deadline, out, seen)
+        if not search.complete:
+            break
+    return elsewhere
+
+
+def _confirm(
+    failure: Failure,
+    pool: CardPool,
+    seed: int,
+    rules_text: frozenset[str],
+    deadline: float | None,
+    out: Report,
+    seen: set[tuple[str, str]],
+) -> None:
+    """A failure the search found, checked on its position: the property's check (shrunk when
+    it fails), or the verdict on the declaration found; else kept as the search says."""
+    prop = PROPERTIES[failure.property]
+    state = failure.state()
+    check = Check(state, pool, seed, rules_text)
+    problem = _fails(prop, check)
+    if problem is None and failure.property == "citations":
+        verdict = check.board().check(failure.declaration)
+        message = _citation_problem(verdict, rules_text)
+        problem = None if message is None else Problem(f"{message}: {verdict}", prop_rules(prop), failure.declaration)
+    if problem is not None:
+        small, small_problem, _ = shrink(prop, check, problem, deadline)
+        finding = Finding(prop.name, small_problem.message, small_problem.rules, small, small_problem.action, state)
+    else:
+        message = f"the proof over every position: {failure.problem}"
+        finding = Finding(prop.name, message, prop_rules(prop), state, failure.declaration)
+    _keep(out, seen, finding)
 
 
 def _keep(out: Report, seen: set[tuple[str, str]], finding: Finding) -> None:
