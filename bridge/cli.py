@@ -1271,7 +1271,7 @@ def _random_sizes(value: str | None, max_permanents: int) -> tuple[int, int]:
     "--prove",
     is_flag=True,
     help="prove the characteristics over every position of up to --max-permanents permanents by the solver's "
-    "enumeration of one program, and requirements and citations over those positions and every declaration "
+    "enumeration of one program, and requirements, citations and renaming over those positions and every declaration "
     "of attackers and blockers by one search of the solver (chunks spread by --jobs or --backend), instead "
     "of checking them position by position",
 )
@@ -1305,7 +1305,7 @@ def verify(
     --max-permanents permanents from the card pool (each on either side, tapped or not, up
     to the order of the permanents, every way of attaching its Auras and Equipment), then
     --positions random ones, each checked for the properties.  With --prove the
-    characteristics, requirements and citations are proven over all the positions of up to
+    characteristics, requirements, citations and renaming are proven over all the positions of up to
     --max-permanents at once, by the solver.  Each failing position is shrunk (one thing
     dropped at a time while the property still fails) and written to --out as a scenario
     file.  Positions/s and a progress line go to stderr.  Exit status 0 no finding, 1

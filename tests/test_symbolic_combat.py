@@ -118,6 +118,50 @@ def test_a_position_whose_every_declaration_breaks_a_rule_is_not_lost(monkeypatc
     assert not found.holds and "breaks a rule: planted" in found.failures[0].problem
 
 
+def in_the_modules(monkeypatch: pytest.MonkeyPatch, rules: str) -> None:
+    """The search's program with ``rules`` added to the modules, in each copy with its own
+    predicates."""
+    real = symbolic_combat.prefixed_statements
+
+    def statements(modules, prefix, where, constraint, facts="", parts=()):  # type: ignore[no-untyped-def]
+        return real(modules, prefix, where, constraint, f"{facts}\n{rules}", parts)
+
+    monkeypatch.setattr(symbolic_combat, "prefixed_statements", statements)
+    symbolic_combat._grounded.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("rules", "kind", "what"),
+    [
+        # a rule reading a timestamp's value: only the renamed copy's are above 100
+        (
+            "violation(declared, planted, (C,)) :- attacks(declared, C, _), timestamp(C, T), T > 100.",
+            "attack",
+            "with its objects (o(1),) renamed",
+        ),
+        # a rule reading the order of the ids: the renamed copy's are in the reverse order
+        (
+            "violation(declared, planted, (B,)) :- blocks(declared, B, _), blocks(declared, C, _), B < C.",
+            "block",
+            "with its objects (o(",
+        ),
+    ],
+)
+def test_a_verdict_that_depends_on_names_or_timestamps_is_found(
+    monkeypatch: pytest.MonkeyPatch, rules: str, kind: str, what: str
+) -> None:
+    assert search(kind, ("renaming",), k=3 if kind == "block" else 1).holds
+    in_the_modules(monkeypatch, rules)
+    found = search(kind, ("renaming",), k=3 if kind == "block" else 1)
+    failure = found.failures[0]
+    assert failure.property == "renaming" and "breaks the rule planted in one copy" in failure.problem
+    assert what in failure.problem
+    if kind == "block":
+        assert isinstance(failure.declaration, DeclareBlockers) and len(failure.declaration.blockers) == 2
+    # the requirements and citations don't see it (the planted reason is asked of them too)
+    assert search(kind, ("requirements",), k=1).holds
+
+
 def test_verify_keeps_what_the_search_finds(monkeypatch: pytest.MonkeyPatch) -> None:
     planted(monkeypatch, 'violation(declared, planted, (o(1),)) :- g_at(1, E), g_elem(E, "juggernaut", "alice").')
     report = verify(CARDS, max_permanents=1, properties=["requirements"], pool=POOL, prove=True, rules_text=frozenset())

@@ -23,7 +23,13 @@ What fails, for the declaration of ``kind`` (attackers or blockers):
   leave one unobeyed (it would be legal: 508.1d says it is not);
 - ``citations``: a declaration breaks a rule for a reason that cites no rule
   (combat/citations.lp; each rule that table cites is looked for in the rules text
-  separately, :func:`uncited_rules`).
+  separately, :func:`uncited_rules`);
+- ``renaming`` (613.6): the program holds the rules a second time, every predicate renamed,
+  on the same permanents with other ids in the reverse order (``r(-S)`` for ``o(S)``) and
+  timestamps shifted and spread (1000 + 3S, their order kept), with the same declarations
+  renamed (the search world's too); a rule broken in one copy and not in the other, or a
+  different number of times, or for objects (one or two) whose renamed twins don't break it
+  in the other, fails.
 
 The search holds the rules of the characteristics (every layer's), of the declaration, of the
 search world and of the judgement against it; ``#maximize`` is left out (the search world
@@ -59,7 +65,7 @@ from bridge.model.errors import InputError
 from bridge.model.state import GameState
 from bridge.play.positions import ATTACK, BLOCK, PLAYERS, Piece, Position, kinds
 from bridge.play.sweep import Backend, sweep
-from bridge.play.symbolic import COPY, GENERATOR, element_facts, elements
+from bridge.play.symbolic import COPY, GENERATOR, RENAMED, SHIFT, SPREAD, element_facts, elements
 
 __all__ = [
     "DECLARATION_PROPERTIES",
@@ -72,7 +78,7 @@ __all__ = [
 ]
 
 KINDS = ("attack", "block")
-DECLARATION_PROPERTIES = ("requirements", "citations")
+DECLARATION_PROPERTIES = ("requirements", "citations", "renaming")
 ACTIVE, DEFENDING = (f'"{p}"' for p in PLAYERS)
 
 # CR 508.1a, 509.1a: the declarations of the world `declared`; at the declaration of
@@ -118,14 +124,55 @@ g_cited(R) :- cites(R, _, _).
 #show g_fail/3.
 """
 
+# The second copy (property renaming): its declarations are the first copy's, renamed; its
+# search world's declaration is the first's too, so that a verdict that differs between the
+# copies differs for the same declarations.  A reason given in one copy and not the other, or
+# a different number of times, fails; so does a violation of one or two objects without its
+# renamed twin.
+RENAMED_TEXT = {
+    "attack": """
+r_declared_attack(B, T) :- declared_attack(A, T), g_map(A, B).
+:- attacks(search, A, T), g_map(A, B), g_map(T, U), not r_attacks(search, B, U).
+:- r_attacks(search, B, U), g_map(A, B), g_map(T, U), not attacks(search, A, T).
+:- band_member(search, A, C), g_map(A, B), g_map(C, D), not r_band_member(search, B, D).
+:- r_band_member(search, B, D), g_map(A, B), g_map(C, D), not band_member(search, A, C).
+""",
+    "block": """
+r_attacking(r(-S), P) :- attacking(o(S), P).
+r_attacked_this_turn(r(-S)) :- attacked_this_turn(o(S)).
+r_declared_block(B, D) :- declared_block(A, C), g_map(A, B), g_map(C, D).
+:- blocks(search, A, C), g_map(A, B), g_map(C, D), not r_blocks(search, B, D).
+:- r_blocks(search, B, D), g_map(A, B), g_map(C, D), not blocks(search, A, C).
+""",
+}
+RENAMED_GOAL = """
+% CR 613.6, 509.1, 508.1: a verdict doesn't depend on the objects' names or on the values of
+% the timestamps (only on their order)
+g_map(o(S), r(-S)) :- g_used(S).
+g_map(P, P) :- player(P).
+g_count(R, N) :- violation(declared, R, _), N = #count { X : violation(declared, R, X) }.
+g_renamed_count(R, N) :- r_violation(declared, R, _), N = #count { X : r_violation(declared, R, X) }.
+g_fail(renaming, R, count) :- g_count(R, N), not g_renamed_count(R, N).
+g_fail(renaming, R, count) :- g_renamed_count(R, N), not g_count(R, N).
+g_fail(renaming, R, (A,)) :- violation(declared, R, (A,)), g_map(A, B), not r_violation(declared, R, (B,)).
+g_fail(renaming, R, (A,)) :- r_violation(declared, R, (B,)), g_map(A, B), not violation(declared, R, (A,)).
+g_fail(renaming, R, (A, C)) :- violation(declared, R, (A, C)), g_map(A, B), g_map(C, D),
+    not r_violation(declared, R, (B, D)).
+g_fail(renaming, R, (A, C)) :- r_violation(declared, R, (B, D)), g_map(A, B), g_map(C, D),
+    not violation(declared, R, (A, C)).
+"""
+for _kind in RENAMED_TEXT:
+    RENAMED_TEXT[_kind] += RENAMED_GOAL
+
 
 def declarations_program(
-    pool: CardPool, cards: Sequence[str], max_permanents: int, kind: str, tapped: bool = True
+    pool: CardPool, cards: Sequence[str], max_permanents: int, kind: str, tapped: bool = True, renamed: bool = False
 ) -> tuple[list[Any], str, list[str]]:
     """The program of every position of 1 to ``max_permanents`` permanents of the cards at the
     declaration of ``kind`` (attackers or blockers) with every declaration (the module
-    docstring says what): the statements of the modules, the text of the rest, and where
-    each integrity constraint is (``g_constraint(I)`` is the I-th)."""
+    docstring says what; with ``renamed``, the second copy): the statements of the modules,
+    the text of the rest, and where each integrity constraint is (``g_constraint(I)`` is the
+    I-th)."""
     if kind not in KINDS:
         raise InputError(f"declarations of {kind!r}: not one of {', '.join(KINDS)}")
     if max_permanents < 1:
@@ -143,18 +190,26 @@ def declarations_program(
     ]
     constraints: list[str] = []
     statements = prefixed_statements(modules, "", constraints, "g_constraint", parts=parts)
+    static = _static_facts(pool, cards, kind)
+    second = ""
+    if renamed:
+        statements += prefixed_statements(modules, RENAMED, constraints, "g_constraint", facts=static, parts=parts)
+        # the same permanents, their ids in the reverse order: r(-S)
+        copy = COPY.format(p=RENAMED, o="r", timestamp=f"{SHIFT} + {SPREAD} * S")
+        second = copy.replace("r(S)", "r(-S)").replace("r(T)", "r(-T)") + RENAMED_TEXT[kind]
     search_rules = [
         f"g_search_rule({i})." for i, where in enumerate(constraints, start=1) if f"combat/{kind}_search.lp" in where
     ]
     text = "\n".join(
         [
-            _static_facts(pool, cards, kind),
+            static,
             element_facts(pool, pieces),
             GENERATOR.format(places=max_permanents),
             COPY.format(p="", o="o", timestamp="S"),
             DECLARED_TEXT[kind],
             *search_rules,
             GOAL.format(kind=kind, unmet=f"{kind}_requirement_unmet"),
+            second,
         ]
     )
     return statements, text, constraints
@@ -261,7 +316,7 @@ class _Setup:
 def _grounded(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
     """The program of the setup, grounded once in each process."""
     statements, text, constraints = declarations_program(
-        setup.pool, setup.cards, setup.max_permanents, setup.kind, setup.tapped
+        setup.pool, setup.cards, setup.max_permanents, setup.kind, setup.tapped, "renaming" in setup.properties
     )
     # an answer set is a failure of a property asked
     wanted = [f"g_property({p})." for p in (*setup.properties, "constraint")]
@@ -269,15 +324,18 @@ def _grounded(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
     return Enumeration(statements, "\n".join([text, *wanted, goal])), tuple(constraints)
 
 
-def _problem(name: str, detail: object, constraints: Sequence[str], kind: str) -> str:
+def _problem(prop: str, what: str, detail: object, constraints: Sequence[str], kind: str) -> str:
     verb = "attack" if kind == "attack" else "block"
-    if name == "constraint":
-        return f"an integrity constraint would reject it: {constraints[int(str(detail)) - 1]}"
-    if name == "empty_breaks":
+    if prop == "constraint":
+        return f"an integrity constraint would reject it: {constraints[int(what) - 1]}"
+    if what == "empty_breaks":
         return f"the empty declaration of {verb}ers breaks a rule: {detail}"
-    if name == "requirement_unseen":
+    if what == "requirement_unseen":
         return f"a legal declaration of {verb}ers obeys {detail}, but the empty one is not judged to leave it unobeyed"
-    return f"a declaration of {verb}ers breaks a rule for a reason that cites none: {detail}"
+    if what == "uncited":
+        return f"a declaration of {verb}ers breaks a rule for a reason that cites none: {detail}"
+    shown = "as many times" if str(detail) == "count" else f"with its objects {detail} renamed"
+    return f"a declaration of {verb}ers breaks the rule {what} in one copy but not {shown} in the renamed copy"
 
 
 def _failure(
@@ -324,7 +382,9 @@ def _failure(
             blocks.setdefault(named(b), []).append(named(a))
         declaration = DeclareBlockers(blockers=blocks)
     prop, what, detail = sorted(fails, key=str)[0]
-    return Failure(prop, position, declaration, _problem(what, detail, constraints, setup.kind))
+    problem = _problem(prop, what, detail, constraints, setup.kind)
+    # an integrity constraint rejecting a position fails every property asked: the first names it
+    return Failure(setup.properties[0] if prop == "constraint" else prop, position, declaration, problem)
 
 
 def _chunk(setup: _Setup, wall_deadline: float | None, first: int) -> tuple[Failure | None, float] | None:

@@ -421,15 +421,21 @@ def check_renaming(check: Check) -> Problem | None:
     changed = renamed(check.state)
     if changed is None:
         return None
-    other_state, mapping = changed
-    board, other = check.board(), Board(other_state, check.pool)
+    other = Board(changed[0], check.pool)
     for action in _declarations(check, RENAMING_CAP):
-        verdict = board.check(action)
-        moved = _rename_action(action, mapping)
-        theirs = other.check(moved)
-        if verdict.legal != theirs.legal or _verdict_key(verdict, mapping) != _verdict_key(theirs, {}):
-            rules = tuple(sorted(verdict.rules | theirs.rules)) or ("613.6",)
-            return Problem(f"the verdict is '{verdict}' here but '{theirs}' renamed", rules, action)
+        problem = _renaming_problem(check.board(), other, changed[1], action)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _renaming_problem(board: Board, other: Board, mapping: dict[str, str], action: Action) -> Problem | None:
+    """The verdicts on a declaration and on its renamed twin, when they differ."""
+    verdict = board.check(action)
+    theirs = other.check(_rename_action(action, mapping))
+    if verdict.legal != theirs.legal or _verdict_key(verdict, mapping) != _verdict_key(theirs, {}):
+        rules = tuple(sorted(verdict.rules | theirs.rules)) or ("613.6",)
+        return Problem(f"the verdict is '{verdict}' here but '{theirs}' renamed", rules, action)
     return None
 
 
@@ -866,8 +872,10 @@ def verify(
     With ``prove``, the characteristics are not checked position by position on the
     exhaustive positions but proven over all of them by the solver's enumeration of one
     program (:mod:`bridge.play.symbolic`; with ``renamed_copy``, the same again with ids
-    renamed and timestamps shifted, compared), its chunks spread by ``backend`` too; each
-    position it finds failing is checked again here, shrunk and kept as a finding."""
+    renamed and timestamps shifted, compared), and requirements, citations and renaming over
+    all of them and every declaration of attackers and of blockers by one search of the
+    solver (:mod:`bridge.play.symbolic_combat`), their chunks spread by ``backend`` too; each
+    position they find failing is checked again here, shrunk and kept as a finding."""
     pool = pool or CardPool.default()
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
     out = report if report is not None else Report()
@@ -1171,6 +1179,8 @@ def _confirm(
         verdict = check.board().check(failure.declaration)
         message = _citation_problem(verdict, rules_text)
         problem = None if message is None else Problem(f"{message}: {verdict}", prop_rules(prop), failure.declaration)
+    if problem is None and failure.property == "renaming" and (changed := renamed(state)) is not None:
+        problem = _renaming_problem(check.board(), Board(changed[0], pool), changed[1], failure.declaration)
     if problem is not None:
         small, small_problem, _ = shrink(prop, check, problem, deadline)
         finding = Finding(prop.name, small_problem.message, small_problem.rules, small, small_problem.action, state)
