@@ -1453,6 +1453,11 @@ def verify(
             f"of 1 to {search.max_permanents} permanent(s) and every declaration: {search.seconds:.1f} s, "
             f"{len(search.failures)} failing"
         )
+    if report.searches and (proof is None or not proof.holds):
+        click.echo(
+            "note: the searches cover the positions whose characteristics have an answer set; that every one "
+            "has one is proven with the property characteristics (--properties characteristics,...)"
+        )
     click.echo(f"{len(report.findings)} finding(s)")
     for (prop, kind), count in sorted(report.groups().items()):
         click.echo(f"  {prop}: {one_line(kind, 150)}: {count}")

@@ -226,6 +226,8 @@ def test_command_prove(tmp_path: Path) -> None:
     assert "requirements, citations proven at the declaration of attackers over every position" in result.output
     assert "proven at the declaration of blockers" in result.output
     assert "checked: nothing" in result.output
+    # the characteristics not proven in the same run: what the searches assume is said
+    assert "note: the searches cover the positions whose characteristics have an answer set" in result.output
     data = json.loads(summary.read_text())
     assert [(s["kind"], s["holds"], s["chunks_done"]) for s in data["searches"]] == [
         ("attack", True, 6),

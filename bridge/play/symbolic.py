@@ -40,7 +40,7 @@ from bridge.engine.board import CHARACTERISTICS, LAYERS, PT
 from bridge.engine.facts import asp_string, position_facts
 from bridge.engine.solver import Enumeration, enumerate_answers, prefixed_statements
 from bridge.model.cards import CardPool
-from bridge.model.errors import InputError
+from bridge.model.errors import InputError, RuleModuleError
 from bridge.play import positions
 from bridge.play.positions import MAIN, PLAYERS, Piece, Position, kinds, positions_from
 from bridge.play.sweep import Backend, sweep
@@ -100,6 +100,21 @@ g_some_creature :- g_creature_at(_).
 #show g_attach/2.
 """
 )
+# The positions of one chunk: the first place holds the element ``first``, the others
+# elements from it on.  The grounder then holds only the chunk's positions: grounding the
+# program again for each chunk costs less than searching the whole one under an assumption
+# (the first place's other choices are gone before the search).
+CHOICE = "{ g_at(S, E) : g_elem(E, _, _) } 1 :- g_slot(S).\n"
+FIRST = "g_at(1, {first}).\n{{ g_at(S, E) : g_elem(E, _, _), E >= {first} }} 1 :- g_slot(S), S > 1.\n"
+
+
+def in_chunk(text: str, first: int) -> str:
+    """A program's text made to hold only the positions whose first permanent is the element
+    ``first`` (its generator's choice of the first place made a fact)."""
+    if CHOICE not in text:
+        raise RuleModuleError("the program's generator has no choice of the first place to fix")
+    return text.replace(CHOICE, FIRST.format(first=first))
+
 
 # The facts of a permanent as the engine writes them (bridge/engine/facts.py), in one copy.
 COPY = """
@@ -346,12 +361,12 @@ class _Chunk:
 
 
 @functools.lru_cache(maxsize=1)
-def _enumeration(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
-    """The program of the setup, grounded once in each process."""
+def _program(setup: _Setup) -> tuple[list[Any], str, tuple[str, ...]]:
+    """The program of the setup, made once in each process (grounded for each chunk)."""
     statements, text, constraints = characteristics_program(
         setup.pool, setup.cards, setup.max_permanents, setup.tapped, setup.renamed
     )
-    return Enumeration(statements, text), tuple(constraints)
+    return statements, text, tuple(constraints)
 
 
 def _chunk(setup: _Setup, limit: int, wall_deadline: float | None, first: int) -> _Chunk | None:
@@ -363,7 +378,8 @@ def _chunk(setup: _Setup, limit: int, wall_deadline: float | None, first: int) -
         return None
     index = {piece: e for e, piece in enumerate(elements(setup.pool, setup.cards, setup.tapped))}
     made = {_key(p, index) for p in positions_from(setup.pool, setup.cards, setup.max_permanents, setup.tapped, first)}
-    enumeration, constraints = _enumeration(setup)
+    statements, text, constraints = _program(setup)
+    enumeration = Enumeration(statements, in_chunk(text, first))
     seen: set[_Key] = set()
     several: list[_Key] = []
     foreign: list[_Key] = []
@@ -387,7 +403,7 @@ def _chunk(setup: _Setup, limit: int, wall_deadline: float | None, first: int) -
             return False
         return True
 
-    enumeration.each(found, [("g_at", (1, first))])
+    enumeration.each(found)
     if stopped:
         return None
     return _Chunk(
@@ -459,7 +475,7 @@ def prove_characteristics(
         return out
     finally:
         results.close()
-        _enumeration.cache_clear()  # the grounding of this process, when it made one
+        _program.cache_clear()  # the program of this process, when it made one
         out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + workers
 
 

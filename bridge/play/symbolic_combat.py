@@ -31,6 +31,11 @@ What fails, for the declaration of ``kind`` (attackers or blockers):
   different number of times, or for objects (one or two) whose renamed twins don't break it
   in the other, fails.
 
+A position where the rules of the characteristics have no answer set at all would have none
+here either, and its declarations would go unsearched: it is the proof of the
+characteristics over the same positions (:mod:`bridge.play.symbolic`, an enumeration) that
+shows every position has one, and the two are meant to be asked together.
+
 The search holds the rules of the characteristics (every layer's), of the declaration, of the
 search world and of the judgement against it; ``#maximize`` is left out (the search world
 is any legal declaration, so "a legal declaration obeys more requirements" is asked of every
@@ -314,7 +319,9 @@ class _Setup:
 
 @functools.lru_cache(maxsize=1)
 def _grounded(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
-    """The program of the setup, grounded once in each process."""
+    """The program of the setup, grounded once in each process: a search of one chunk is
+    short, and grounding the program again for each (as the enumeration of the
+    characteristics does) costs more than it saves."""
     statements, text, constraints = declarations_program(
         setup.pool, setup.cards, setup.max_permanents, setup.kind, setup.tapped, "renaming" in setup.properties
     )
