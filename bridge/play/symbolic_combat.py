@@ -319,9 +319,13 @@ class _Setup:
 
 @functools.lru_cache(maxsize=1)
 def _grounded(setup: _Setup) -> tuple[Enumeration, tuple[str, ...]]:
-    """The program of the setup, grounded once in each process: a search of one chunk is
-    short, and grounding the program again for each (as the enumeration of the
-    characteristics does) costs more than it saves."""
+    """The program of the setup, grounded once in each process, its chunks searched one
+    after another under assumptions: the solver keeps what it learnt from one chunk for the
+    next.  Grounding each chunk on its own with its first permanent a fact, as the
+    enumeration of the characteristics does, was measured slower: up to 3 permanents of the
+    pool verify, with renaming, on two processes, 251 s against 51 s for the declarations of
+    attackers, 318 s against 98 s for blockers (though the largest chunk alone, searched
+    first, takes 20 s on its own grounding against 31 s under an assumption)."""
     statements, text, constraints = declarations_program(
         setup.pool, setup.cards, setup.max_permanents, setup.kind, setup.tapped, "renaming" in setup.properties
     )
