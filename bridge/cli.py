@@ -1449,8 +1449,8 @@ def verify(
         how = "proven" if search.holds else "not proven" if search.complete else "stopped by the time limit"
         chunks = "" if search.complete else f" ({search.chunks_done} of {search.chunks} chunks)"
         click.echo(
-            f"{', '.join(search.properties)} {how} at the declaration of {search.kind}ers over every position{chunks} "
-            f"of 1 to {search.max_permanents} permanent(s) and every declaration: {search.seconds:.1f} s, "
+            f"{', '.join(search.properties)} {how} at the declaration of {search.kind}ers over every position "
+            f"of 1 to {search.max_permanents} permanent(s) and every declaration{chunks}: {search.seconds:.1f} s, "
             f"{len(search.failures)} failing"
         )
     if report.searches and (proof is None or not proof.holds):
