@@ -7,6 +7,7 @@ failure is read back as the position and declaration the program chose."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from bridge.model.actions import DeclareAttackers, DeclareBlockers
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
 from bridge.play import symbolic_combat
+from bridge.play import verify as verify_module
 from bridge.play.positions import elements
 from bridge.play.symbolic_combat import prove_declarations, uncited_rules
 from bridge.play.verify import verify
@@ -177,6 +179,24 @@ def test_verify_keeps_what_the_search_finds(monkeypatch: pytest.MonkeyPatch) -> 
         (juggernaut,) = finding.state.players[0].battlefield
         assert juggernaut.card == "Juggernaut"
         assert (juggernaut.attacking == "bob") == (finding.state.step == "declare_blockers")
+
+
+def test_what_the_search_finds_and_the_check_confirms_is_shrunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the search and the position-by-position check both fail where alice has a Juggernaut
+    planted(monkeypatch, 'violation(declared, planted, (o(S),)) :- g_at(S, E), g_elem(E, "juggernaut", "alice").')
+
+    def check(check: verify_module.Check) -> verify_module.Problem | None:
+        if any(p.card == "Juggernaut" for p in check.state.players[0].battlefield):
+            return verify_module.Problem("a planted problem", ("508.1d",))
+        return None
+
+    real = verify_module.PROPERTIES["requirements"]
+    monkeypatch.setitem(verify_module.PROPERTIES, "requirements", dataclasses.replace(real, check=check))
+    report = verify(CARDS, max_permanents=2, properties=["requirements"], pool=POOL, prove=True)
+    assert report.findings and all(f.message == "a planted problem" for f in report.findings)
+    # shrunk to the Juggernaut alone: the search's positions of two permanents add nothing
+    assert all([p.card for p in f.state.permanents()] == ["Juggernaut"] for f in report.findings)
+    assert any(len(f.original.permanents()) == 2 for f in report.findings if f.original is not None)
 
 
 def test_the_rules_the_citations_table_cites_are_looked_up() -> None:
