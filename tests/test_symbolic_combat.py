@@ -1,9 +1,10 @@
-"""mtgasp verify --prove: the properties of declarations (requirements, citations) proven over
-every small position and every declaration of attackers and blockers by one search of the
-solver.  Each way they can fail is found when a rule planted in the program makes it fail:
-the empty declaration breaking a rule, a judgement that misses an unobeyed requirement, a
-reason that cites no rule; a position whose every declaration is illegal is not lost; the
-failure is read back as the position and declaration the program chose."""
+"""mtgasp verify --prove: the properties of declarations (requirements, citations, renaming)
+proven over every small position and every declaration of attackers and blockers by one
+search of the solver.  Each way they can fail is found when a rule planted in the program
+makes it fail: the empty declaration breaking a rule, a judgement that misses an unobeyed
+requirement, a reason that cites no rule, a verdict that reads a timestamp's value or the
+order of the ids; a position whose every declaration is illegal is not lost; the failure is
+read back as the position and declaration the program chose."""
 
 from __future__ import annotations
 
