@@ -1271,8 +1271,9 @@ def _random_sizes(value: str | None, max_permanents: int) -> tuple[int, int]:
     "--prove",
     is_flag=True,
     help="prove the characteristics over every position of up to --max-permanents permanents by the solver's "
-    "enumeration of one program, and requirements, citations and renaming over those positions and every declaration "
-    "of attackers and blockers by one search of the solver (chunks spread by --jobs or --backend), instead "
+    "enumeration of one program, sba (every state-based action that applies takes something away) over those "
+    "positions by one search of the solver, and requirements, citations and renaming over them and every "
+    "declaration of attackers and blockers by one search each (chunks spread by --jobs or --backend), instead "
     "of checking them position by position",
 )
 @click.option(
@@ -1305,8 +1306,8 @@ def verify(
     --max-permanents permanents from the card pool (each on either side, tapped or not, up
     to the order of the permanents, every way of attaching its Auras and Equipment), then
     --positions random ones, each checked for the properties.  With --prove the
-    characteristics, requirements, citations and renaming are proven over all the positions of up to
-    --max-permanents at once, by the solver.  Each failing position is shrunk (one thing
+    characteristics, sba, requirements, citations and renaming are proven over all the positions of up
+    to --max-permanents at once, by the solver.  Each failing position is shrunk (one thing
     dropped at a time while the property still fails) and written to --out as a scenario
     file.  Positions/s and a progress line go to stderr.  Exit status 0 no finding, 1
     findings, 2 bad input, 3 the time limit stopped the run (what was checked is reported)."""
@@ -1352,9 +1353,10 @@ def verify(
             proving = done.proof
             searching = done.searches[-1] if done.searches else None
             if searching is not None and not searching.complete:
+                where = "of sba" if searching.kind == "sba" else f"at the declaration of {searching.kind}ers"
                 click.echo(
-                    f"search at the declaration of {searching.kind}ers: {searching.chunks_done} of "
-                    f"{searching.chunks} chunks, {len(searching.failures)} failing",
+                    f"search {where}: {searching.chunks_done} of {searching.chunks} chunks, "
+                    f"{len(searching.failures)} failing",
                     err=True,
                 )
                 return
@@ -1449,8 +1451,7 @@ def verify(
         how = "proven" if search.holds else "not proven" if search.complete else "stopped by the time limit"
         chunks = "" if search.complete else f" ({search.chunks_done} of {search.chunks} chunks)"
         click.echo(
-            f"{', '.join(search.properties)} {how} at the declaration of {search.kind}ers over every position "
-            f"of 1 to {search.max_permanents} permanent(s) and every declaration{chunks}: {search.seconds:.1f} s, "
+            f"{', '.join(search.properties)} {how} {search.scope}{chunks}: {search.seconds:.1f} s, "
             f"{len(search.failures)} failing"
         )
     if report.searches and (proof is None or not proof.holds):

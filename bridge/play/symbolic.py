@@ -54,6 +54,7 @@ __all__ = [
     "elements",
     "position_answers",
     "prove_characteristics",
+    "static_facts",
 ]
 
 # The characteristics a question about an object shows (characteristics/show.lp).
@@ -166,7 +167,7 @@ def elements(pool: CardPool, cards: Sequence[str], tapped: bool = True) -> tuple
     return _elements(pool, tuple(cards), tapped)
 
 
-def _static_facts(pool: CardPool, cards: Sequence[str], hand: Sequence[str]) -> str:
+def static_facts(pool: CardPool, cards: Sequence[str], hand: Sequence[str]) -> str:
     """The facts of every position but its permanents: the players, the step, the cards in
     the active player's hand (as the engine writes them), and the texts of every card that
     may be a permanent."""
@@ -220,7 +221,7 @@ def characteristics_program(
     pieces = elements(pool, cards, tapped)
     constraints: list[str] = []
     statements = prefixed_statements(MODULES, "", constraints, "g_constraint")
-    static = _static_facts(pool, cards, kinds(pool, cards)[1] if hand is None else hand)
+    static = static_facts(pool, cards, kinds(pool, cards)[1] if hand is None else hand)
     generator = GENERATOR.format(places=max_permanents)
     if not ordered:
         generator = generator.replace(ORDER, "")

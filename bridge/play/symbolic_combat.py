@@ -68,7 +68,7 @@ from bridge.model.actions import DeclareAttackers, DeclareBlockers
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
 from bridge.model.state import GameState
-from bridge.play.positions import ATTACK, BLOCK, PLAYERS, Piece, Position, kinds
+from bridge.play.positions import ATTACK, BLOCK, MAIN, PLAYERS, Piece, Position, kinds
 from bridge.play.sweep import Backend, sweep
 from bridge.play.symbolic import COPY, GENERATOR, RENAMED, SHIFT, SPREAD, element_facts, elements
 
@@ -79,6 +79,8 @@ __all__ = [
     "Search",
     "declarations_program",
     "prove_declarations",
+    "read_position",
+    "search_chunks",
     "uncited_rules",
 ]
 
@@ -235,15 +237,19 @@ def _static_facts(pool: CardPool, cards: Sequence[str], kind: str) -> str:
 
 @dataclass(frozen=True)
 class Failure:
-    """A position and a declaration in it where a property fails, as the solver found it."""
+    """A position and a declaration in it where a property fails, as the solver found it (a
+    property of positions alone, ``sba``, has no declaration)."""
 
     property: str
     position: Position
-    declaration: DeclareAttackers | DeclareBlockers
+    declaration: DeclareAttackers | DeclareBlockers | None
     problem: str
 
     def state(self) -> GameState:
-        """The position at the declaration (blockers: with its attackers attacking)."""
+        """The position at the declaration (blockers: with its attackers attacking), or in the
+        main phase when there is none."""
+        if self.declaration is None:
+            return self.position.state(MAIN)
         if self.position.attackers is None:
             return self.position.state(ATTACK)
         return attacking_state(self.position)
@@ -284,6 +290,16 @@ class Search:
         """No position and declaration where a property fails: the search complete, none found."""
         return self.complete and not self.failures
 
+    @property
+    def scope(self) -> str:
+        """What the search goes over, as the command says it."""
+        if self.kind in KINDS:
+            return (
+                f"at the declaration of {self.kind}ers over every position of 1 to {self.max_permanents} "
+                "permanent(s) and every declaration"
+            )
+        return f"over every position of up to {self.max_permanents} permanent(s) and those it leads to"
+
     def to_json(self) -> dict[str, object]:
         return {
             "kind": self.kind,
@@ -297,7 +313,7 @@ class Search:
                 {
                     "property": f.property,
                     "position": repr(f.position),
-                    "declaration": f.declaration.model_dump(),
+                    "declaration": None if f.declaration is None else f.declaration.model_dump(),
                     "problem": f.problem,
                 }
                 for f in self.failures
@@ -356,33 +372,18 @@ def _failure(
     setup: _Setup,
     constraints: Sequence[str],
 ) -> Failure:
-    at: dict[object, int] = {}
-    attach: dict[object, int] = {}
-    attacking: set[int] = set()
+    position, places = read_position(atoms, pieces, spells, setup.kind == "block")
     pairs: list[tuple[object, ...]] = []
     fails: list[tuple[str, str, object]] = []
     for name, args in atoms:
-        if name == "g_at":
-            at[args[0]] = int(str(args[1]))
-        elif name == "g_attach":
-            attach[args[0]] = int(str(args[1]))
-        elif name == "g_attacking":
-            attacking.add(int(str(args[0])) - 1)
-        elif name in ("declared_attack", "declared_block"):
+        if name in ("declared_attack", "declared_block"):
             pairs.append(args)
         elif name == "g_fail" and str(args[0]) in (*setup.properties, "constraint"):
             fails.append((str(args[0]), str(args[1]), args[2]))
-    places = sorted(at, key=lambda s: int(str(s)))
-    position = Position(
-        tuple(pieces[at[s]] for s in places),
-        tuple(attach[s] - 1 if s in attach else None for s in places),
-        spells,
-        frozenset(attacking) if setup.kind == "block" else None,
-    )
     ids = position.ids()
 
     def named(term: object) -> str:  # o(S) -> the position's id
-        return ids[int(str(term)[2:-1]) - 1]
+        return ids[places.index(int(str(term)[2:-1]))]
 
     declaration: DeclareAttackers | DeclareBlockers
     if setup.kind == "attack":
@@ -396,6 +397,32 @@ def _failure(
     problem = _problem(prop, what, detail, constraints, setup.kind)
     # an integrity constraint rejecting a position fails every property asked: the first names it
     return Failure(setup.properties[0] if prop == "constraint" else prop, position, declaration, problem)
+
+
+def read_position(
+    atoms: Sequence[tuple[str, tuple[object, ...]]], pieces: Sequence[Piece], spells: tuple[str, ...], attacking: bool
+) -> tuple[Position, list[int]]:
+    """The position an answer set of a program over many positions holds (``g_at``,
+    ``g_attach``, with ``attacking`` ``g_attacking``), its permanents in the order of their
+    places, and those places (``o(S)`` is the permanent at place S)."""
+    at: dict[int, int] = {}
+    attach: dict[int, int] = {}
+    attackers: set[int] = set()
+    for name, args in atoms:
+        if name == "g_at":
+            at[int(str(args[0]))] = int(str(args[1]))
+        elif name == "g_attach":
+            attach[int(str(args[0]))] = int(str(args[1]))
+        elif name == "g_attacking":
+            attackers.add(int(str(args[0])))
+    places = sorted(at)
+    position = Position(
+        tuple(pieces[at[s]] for s in places),
+        tuple(places.index(attach[s]) if s in attach else None for s in places),
+        spells,
+        frozenset(places.index(s) for s in attackers) if attacking else None,
+    )
+    return position, places
 
 
 def _chunk(setup: _Setup, wall_deadline: float | None, first: int) -> tuple[Failure | None, float] | None:
@@ -443,14 +470,31 @@ def prove_declarations(
     if max_permanents < 1:
         raise InputError(f"a proof needs positions of at least one permanent, not {max_permanents}")
     pool = pool or CardPool.default()
-    started, cpu = time.monotonic(), time.process_time()
     pieces = elements(pool, cards, tapped)
     out = Search(kind, max_permanents, tuple(properties), chunks=len(pieces))
     setup = _Setup(pool, tuple(cards), max_permanents, tapped, kind, tuple(properties))
     wall_deadline = None if deadline is None else time.time() + (deadline - time.monotonic())
+    work = functools.partial(_chunk, setup, wall_deadline)
+    return search_chunks(out, work, backend, limit, on_progress, _grounded.cache_clear)
+
+
+def search_chunks(
+    out: Search,
+    work: Callable[[int], tuple[Failure | None, float] | None],
+    backend: Backend | None,
+    limit: int,
+    on_progress: Callable[[Search], None] | None,
+    done: Callable[[], None],
+) -> Search:
+    """Search the chunks 0 to ``out.chunks`` - 1 with ``work`` (a chunk's failure or None,
+    and its CPU seconds; None past the deadline), one after another or spread over processes
+    or a Ray cluster (``backend``), into ``out``: up to ``limit`` failures, the chunks done,
+    the seconds; ``complete`` when every chunk was.  ``done`` is called at the end (the
+    groundings of this process dropped)."""
+    started, cpu = time.monotonic(), time.process_time()
     elsewhere = backend is not None and (backend.kind == "ray" or (backend.jobs or 1) > 1)
     workers = 0.0
-    results = sweep(functools.partial(_chunk, setup, wall_deadline), range(len(pieces)), backend)
+    results = sweep(work, range(out.chunks), backend)
     try:
         for result in results:
             if result is None:
@@ -467,7 +511,7 @@ def prove_declarations(
         return out
     finally:
         results.close()
-        _grounded.cache_clear()
+        done()
         out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + workers
 
 

@@ -99,6 +99,7 @@ from bridge.play.symbolic_combat import (
     prove_declarations,
     uncited_rules,
 )
+from bridge.play.symbolic_sba import prove_sba
 
 __all__ = [
     "DEFAULT_POOL",
@@ -773,7 +774,7 @@ class Report:
     cpu_by_property: dict[str, float] = field(default_factory=dict)
     complete: bool = False
     proof: Proof | None = None  # the characteristics proven over the exhaustive positions
-    # the properties of declarations proven over the exhaustive positions, a search for each kind
+    # the properties proven over the exhaustive positions by searches: sba, then each kind of declaration
     searches: list[Search] = field(default_factory=list)
 
     @property
@@ -872,9 +873,11 @@ def verify(
     With ``prove``, the characteristics are not checked position by position on the
     exhaustive positions but proven over all of them by the solver's enumeration of one
     program (:mod:`bridge.play.symbolic`; with ``renamed_copy``, the same again with ids
-    renamed and timestamps shifted, compared), and requirements, citations and renaming over
-    all of them and every declaration of attackers and of blockers by one search of the
-    solver (:mod:`bridge.play.symbolic_combat`), their chunks spread by ``backend`` too; each
+    renamed and timestamps shifted, compared); sba over all of them by one search of the
+    solver (:mod:`bridge.play.symbolic_sba`: every state-based action that applies takes
+    something away); and requirements, citations and renaming over all of them and every
+    declaration of attackers and of blockers by one search each
+    (:mod:`bridge.play.symbolic_combat`); their chunks spread by ``backend`` too.  Each
     position they find failing is checked again here, shrunk and kept as a finding."""
     pool = pool or CardPool.default()
     chosen = [PROPERTIES[name] for name in (properties or list(PROPERTIES))]
@@ -902,6 +905,30 @@ def verify(
             on_progress,
         )
         if not out.proof.complete:
+            out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
+            return out
+    if prove and "sba" in names and max_permanents >= 1:
+        exhaustive_names = tuple(n for n in exhaustive_names if n != "sba")
+        search, seconds = _searched(
+            functools.partial(
+                prove_sba,
+                cards,
+                max_permanents=max_permanents,
+                tapped=tapped,
+                pool=pool,
+                backend=backend,
+                deadline=deadline,
+            ),
+            pool,
+            seed,
+            rules_text,
+            deadline,
+            out,
+            seen_findings,
+            on_progress,
+        )
+        proof_workers += seconds
+        if not search.complete:
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
     searched = tuple(n for n in names if n in DECLARATION_PROPERTIES)
@@ -1131,33 +1158,60 @@ def _prove_declarations(
         message = f"combat/citations.lp cites rules the rules text doesn't have: {', '.join(missing)}"
         _keep(out, seen, Finding("citations", message, ("508.1", "509.1"), state))
     for kind in KINDS:
-
-        def progress(search: Search) -> None:
-            if search not in out.searches:
-                out.searches.append(search)
-            if on_progress is not None:
-                on_progress(out)
-
-        here = time.process_time()
-        search = prove_declarations(
-            cards,
-            kind=kind,
-            max_permanents=max_permanents,
-            properties=names,
-            tapped=tapped,
-            pool=pool,
-            backend=backend,
-            deadline=deadline,
-            on_progress=progress,
+        search, seconds = _searched(
+            functools.partial(
+                prove_declarations,
+                cards,
+                kind=kind,
+                max_permanents=max_permanents,
+                properties=names,
+                tapped=tapped,
+                pool=pool,
+                backend=backend,
+                deadline=deadline,
+            ),
+            pool,
+            seed,
+            rules_text,
+            deadline,
+            out,
+            seen,
+            on_progress,
         )
-        if search not in out.searches:
-            out.searches.append(search)
-        elsewhere += max(0.0, search.cpu_seconds - (time.process_time() - here))
-        for failure in search.failures:
-            _confirm(failure, pool, seed, rules_text, deadline, out, seen)
+        elsewhere += seconds
         if not search.complete:
             break
     return elsewhere
+
+
+def _searched(
+    run: Callable[..., Search],
+    pool: CardPool,
+    seed: int,
+    rules_text: frozenset[str],
+    deadline: float | None,
+    out: Report,
+    seen: set[tuple[str, str]],
+    on_progress: Callable[[Report], None] | None,
+) -> tuple[Search, float]:
+    """A search (``run``, given ``on_progress``) kept in the report as it goes, each failure
+    it finds confirmed here (:func:`_confirm`); and the CPU seconds it took in other
+    processes."""
+
+    def progress(search: Search) -> None:
+        if search not in out.searches:
+            out.searches.append(search)
+        if on_progress is not None:
+            on_progress(out)
+
+    here = time.process_time()
+    search = run(on_progress=progress)
+    elsewhere = max(0.0, search.cpu_seconds - (time.process_time() - here))
+    if search not in out.searches:
+        out.searches.append(search)
+    for failure in search.failures:
+        _confirm(failure, pool, seed, rules_text, deadline, out, seen)
+    return search, elsewhere
 
 
 def _confirm(
@@ -1175,12 +1229,14 @@ def _confirm(
     state = failure.state()
     check = Check(state, pool, seed, rules_text)
     problem = _fails(prop, check)
-    if problem is None and failure.property == "citations":
-        verdict = check.board().check(failure.declaration)
-        message = _citation_problem(verdict, rules_text)
-        problem = None if message is None else Problem(f"{message}: {verdict}", prop_rules(prop), failure.declaration)
-    if problem is None and failure.property == "renaming" and (changed := renamed(state)) is not None:
-        problem = _renaming_problem(check.board(), Board(changed[0], pool), changed[1], failure.declaration)
+    declared = failure.declaration
+    if problem is None and declared is not None:
+        if failure.property == "citations":
+            verdict = check.board().check(declared)
+            message = _citation_problem(verdict, rules_text)
+            problem = None if message is None else Problem(f"{message}: {verdict}", prop_rules(prop), declared)
+        elif failure.property == "renaming" and (changed := renamed(state)) is not None:
+            problem = _renaming_problem(check.board(), Board(changed[0], pool), changed[1], declared)
     if problem is not None:
         small, small_problem, _ = shrink(prop, check, problem, deadline)
         finding = Finding(prop.name, small_problem.message, small_problem.rules, small, small_problem.action, state)
