@@ -30,7 +30,7 @@ from bridge.io.scenarios import default_choices, run_scenario
 from bridge.io.writing import write_whole
 from bridge.model.actions import DeclareAttackers, DeclareBlockers
 from bridge.model.cards import CardPool
-from bridge.model.errors import InputError, MtgaspError, one_line, quote
+from bridge.model.errors import InputError, MtgaspError, WorkerDied, one_line, quote
 from bridge.model.limits import INTERRUPT_STATUS, MAX_PROMPT, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
 from bridge.model.scenario import Scenario, load_scenario
 from bridge.play.sweep import BACKENDS, Backend, cluster, sweep
@@ -155,7 +155,8 @@ def _on(where: Backend) -> Iterator[None]:
 
 class _Commands(click.Group):
     """The commands, each of which ends on an interrupt with status 130 (said on one line),
-    never a traceback, and on a time limit that escaped it with status 3."""
+    never a traceback, on a time limit that escaped it with status 3, and when a process of
+    its sweep died with status 1 (said on one line)."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -171,6 +172,10 @@ class _Commands(click.Group):
         except TimeLimitReached as exc:
             click.echo(f"stopped: {exc}", err=True)
             raise click.exceptions.Exit(TIME_LIMIT_STATUS) from None
+        except WorkerDied as exc:  # what was done is lost with the process: said on one line
+            sys.stdout.flush()
+            click.echo(f"error: {one_line(str(exc), 500)}", err=True)
+            raise click.exceptions.Exit(1) from None
 
 
 @click.group(cls=_Commands)

@@ -82,6 +82,20 @@ def test_only_the_item_that_kills_its_process_fails() -> None:
         list(sweep(_dies_on_five, items, Backend(jobs=2)))
 
 
+def _exits(check: Check) -> Problem | None:
+    os._exit(9)  # as a process killed for its memory
+
+
+def test_a_process_that_dies_ends_the_command_on_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # the processes are forked: they check sba with the planted check
+    monkeypatch.setitem(verifying.PROPERTIES, "sba", dataclasses.replace(verifying.PROPERTIES["sba"], check=_exits))
+    args = ["verify", "--cards", "Grizzly Bears", "--max-permanents", "1", "--properties", "sba", "--positions", "0"]
+    result = CliRunner().invoke(main, [*args, "--jobs", "2", "--out", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1] == "error: a process of the sweep died (out of memory, or killed)"
+    assert isinstance(result.exception, SystemExit)  # no traceback
+
+
 def test_the_backend_of_the_options() -> None:
     assert Backend.of("local", 3) == Backend("local", 3)
     assert Backend("local", 3).describe() == "3 processes"

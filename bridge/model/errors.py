@@ -70,6 +70,11 @@ class RuleModuleError(MtgaspError):
     """A rule module failed to parse, ground or solve, or clingo warned about it."""
 
 
+class WorkerDied(MtgaspError, RuntimeError):
+    """A process (or Ray worker) doing a piece of a sweep's work died: out of memory, or
+    killed."""
+
+
 class InputError(MtgaspError, ValueError):
     """Bad input: a file, a card, an object id or a position that can't be used.
 

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from bridge.model.errors import InputError, one_line
+from bridge.model.errors import InputError, WorkerDied, one_line
 
 __all__ = ["BACKENDS", "RAY_MISSING", "Backend", "cluster", "sweep"]
 
@@ -96,7 +96,7 @@ def sweep(
     """``fn`` of each item, yielded in the order of the items, run where ``backend`` says.
 
     ``died(item)`` is the result of an item whose process died running it (without it, that
-    is a :class:`RuntimeError`); an exception ``fn`` raises is raised here, as it was raised
+    is a :class:`~bridge.model.errors.WorkerDied`); an exception ``fn`` raises is raised here, as it was raised
     there.  ``initializer`` runs once in each local process (not on Ray: its workers are
     Ray's).  ``on_progress(done, total)`` is called as each result is yielded (``total``
     None when the items are not counted beforehand).  Closing the iterator early (or an
@@ -183,7 +183,7 @@ def _processes(
                 yield alone.submit(_apply, item).result()
             except BrokenProcessPool:
                 if died is None:
-                    raise RuntimeError("a process of the sweep died (out of memory, or killed)") from None
+                    raise WorkerDied("a process of the sweep died (out of memory, or killed)") from None
                 yield died(item)
             finally:
                 alone.shutdown(wait=True, cancel_futures=True)
@@ -217,7 +217,7 @@ def _ray(fn: Callable[[T], R], items: Iterable[T], backend: Backend, died: Calla
                 raise cause from None
             except (ray.exceptions.WorkerCrashedError, ray.exceptions.OutOfMemoryError):
                 if died is None:
-                    raise RuntimeError("a Ray worker of the sweep died (out of memory, or killed)") from None
+                    raise WorkerDied("a Ray worker of the sweep died (out of memory, or killed)") from None
                 result = died(item)
             yield result
 
