@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from bridge.cli import main
+from bridge.engine import sba as sba_engine
+from bridge.engine.board import Board
+from bridge.engine.sba import perform_state_based_actions
 from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
+from bridge.model.state import GameState
 from bridge.play import symbolic_sba
-from bridge.play.positions import elements
+from bridge.play.positions import MAIN, Piece, Position, elements, random_positions
 from bridge.play.symbolic_sba import prove_sba
-from bridge.play.verify import verify
+from bridge.play.verify import read_pool, verify
 
 POOL = CardPool.default()
 # an Aura with no creature goes (704.5n), two Mirris go (704.5k), Equipment on a creature
@@ -111,6 +116,56 @@ def test_verify_keeps_what_the_search_finds(monkeypatch: pytest.MonkeyPatch) -> 
         assert finding.property == "sba" and finding.message.startswith("the proof over every position:")
         assert finding.state.step == "main1" and finding.action is None
         assert [p.card for p in finding.state.permanents()] == ["Bonesplitter"]
+
+
+def measure(state: GameState) -> int:
+    """What the proof's measure counts: permanents, attachments, counters, regeneration
+    shields, players still in the game."""
+    permanents = state.permanents()
+    return (
+        len(permanents)
+        + sum(p.attached_to is not None for p in permanents)
+        + sum(sum(p.counters.values()) + p.regeneration_shields for p in permanents)
+        + sum(not p.lost for p in state.players)
+    )
+
+
+def test_the_engine_performs_each_action_as_the_proof_takes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what the proof leans on: every round the engine performs takes away what its actions
+    # name and adds nothing the measure counts; random positions of the pool verify (damage,
+    # counters, Auras and Equipment attached at random) with state-based actions performed
+    rounds = []
+    real = sba_engine.apply_sba
+
+    def recorded(state: GameState, actions: list[Any], *args: Any, **kwargs: Any) -> GameState:
+        after = real(state, actions, *args, **kwargs)
+        rounds.append((state, actions, after))
+        return after
+
+    monkeypatch.setattr(sba_engine, "apply_sba", recorded)
+    cards = read_pool("verify", POOL)
+    # and an Equipment and an Aura attached to a land (704.5p, 704.5n), which play doesn't lead to
+    illegal = [
+        Position((Piece("Bonesplitter", 0), Piece("Forest", 0), Piece("Grizzly Bears", 1)), (1, None, None), ()),
+        Position((Piece("Forest", 1), Piece("Pacifism", 0)), (None, 0), ()),
+    ]
+    for position in [*random_positions(POOL, cards, 2, 6, 120, seed=7), *illegal]:
+        perform_state_based_actions(Board(position.state(MAIN), POOL))
+    performed = {a.name for _, actions, _ in rounds for a in actions}
+    assert len(rounds) >= 20 and {"to_graveyard", "destroy", "unattach"} <= performed
+    for before, actions, after in rounds:
+        assert measure(after) < measure(before)
+        old = {p.id: p for p in before.permanents()}
+        now = {p.id: p for p in after.permanents()}
+        for action in actions:
+            target = action.arguments[0].string
+            if action.name in ("to_graveyard", "destroy"):
+                assert target not in now
+            elif action.name == "unattach":
+                assert now[target].attached_to is None
+        for oid, perm in now.items():  # nothing new: no permanent, attachment or counter
+            assert oid in old and perm.attached_to in (None, old[oid].attached_to)
+            assert all(n <= old[oid].counters.get(kind, 0) for kind, n in perm.counters.items())
 
 
 def test_bad_input() -> None:

@@ -29,8 +29,9 @@ none (no answer set), the property holds: a proof.
 What the proof takes from elsewhere: the engine performs each action as the rules name it and
 adds nothing (:func:`bridge.engine.sba.apply_sba`, which the scenarios with state-based actions
 and the position-by-position check of random positions exercise); and every position has an
-answer set (the modules have no choice rule; the proof of the characteristics, an enumeration,
-shows one for each position of :mod:`bridge.play.symbolic`).
+answer set (the proof of the characteristics, an enumeration, shows one for each position of
+:mod:`bridge.play.symbolic`; for the positions this search adds, it rests on the modules
+having no choice rule).
 
 >>> search = prove_sba(["Grizzly Bears", "Pacifism"], max_permanents=2)
 >>> search.holds, search.chunks
