@@ -22,6 +22,7 @@ from bridge.model.cards import CardPool
 from bridge.model.errors import InputError
 from bridge.model.state import GameState
 from bridge.play import symbolic_sba
+from bridge.play import verify as verify_module
 from bridge.play.positions import MAIN, Piece, Position, elements, random_positions
 from bridge.play.symbolic_sba import prove_sba
 from bridge.play.verify import read_pool, verify
@@ -166,6 +167,16 @@ def test_the_engine_performs_each_action_as_the_proof_takes_it(monkeypatch: pyte
         for oid, perm in now.items():  # nothing new: no permanent, attachment or counter
             assert oid in old and perm.attached_to in (None, old[oid].attached_to)
             assert all(n <= old[oid].counters.get(kind, 0) for kind, n in perm.counters.items())
+
+
+def test_positions_are_not_made_when_every_property_asked_is_proven(monkeypatch: pytest.MonkeyPatch) -> None:
+    # up to 4 permanents of the pool verify they are millions, made for nothing
+    def made(*args: object) -> list[object]:
+        raise AssertionError("the exhaustive positions were made")
+
+    monkeypatch.setattr(verify_module, "exhaustive_positions", made)
+    report = verify(CARDS, max_permanents=2, properties=["sba"], pool=POOL, prove=True)
+    assert report.complete and report.searches[0].holds and report.positions == 0
 
 
 def test_bad_input() -> None:

@@ -952,7 +952,11 @@ def verify(
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
     positions = itertools.chain(
-        ((exhaustive_names, p) for p in exhaustive_positions(pool, cards, max_permanents, tapped) if exhaustive_names),
+        # none made when every property asked was proven (up to 4 permanents they are millions)
+        (
+            (exhaustive_names, p)
+            for p in (exhaustive_positions(pool, cards, max_permanents, tapped) if exhaustive_names else ())
+        ),
         (
             (names, p)
             for p in random_positions(
