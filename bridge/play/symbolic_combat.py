@@ -75,8 +75,10 @@ from bridge.play.symbolic import COPY, GENERATOR, RENAMED, SHIFT, SPREAD, elemen
 __all__ = [
     "DECLARATION_PROPERTIES",
     "KINDS",
+    "Atoms",
     "Failure",
     "Search",
+    "chunk_failure",
     "declarations_program",
     "prove_declarations",
     "read_position",
@@ -425,23 +427,44 @@ def read_position(
     return position, places
 
 
-def _chunk(setup: _Setup, wall_deadline: float | None, first: int) -> tuple[Failure | None, float] | None:
-    """The positions whose first permanent is element ``first``: a failure among them (None
-    when there is none) and the CPU seconds; None past the deadline."""
+Atoms = list[tuple[str, tuple[object, ...]]]  # an answer set's shown atoms, as Enumeration.each gives them
+
+
+def chunk_failure(
+    wall_deadline: float | None,
+    grounded: Callable[[], tuple[Enumeration, tuple[str, ...]]],
+    assumption: tuple[str, tuple[object, ...]],
+    read: Callable[[Atoms, Sequence[str]], Failure],
+) -> tuple[Failure | None, float] | None:
+    """One chunk of a search: the first answer set of the program (``grounded`` gives it, with
+    where its integrity constraints are) with the atom ``assumption`` true, read as a failure
+    (None when there is none), and the CPU seconds; None past the deadline (a time of the wall
+    clock)."""
     began = time.process_time()
     if wall_deadline is not None and time.time() > wall_deadline:
         return None
-    program, constraints = _grounded(setup)
-    pieces = elements(setup.pool, setup.cards, setup.tapped)
-    spells = tuple(kinds(setup.pool, setup.cards)[1])
+    program, constraints = grounded()
     found: list[Failure] = []
 
-    def model(atoms: list[tuple[str, tuple[object, ...]]]) -> bool:
-        found.append(_failure(atoms, pieces, spells, setup, constraints))
+    def model(atoms: Atoms) -> bool:
+        found.append(read(atoms, constraints))
         return False
 
-    program.each(model, [("g_at", (1, first))])
+    program.each(model, [assumption])
     return (found[0] if found else None), time.process_time() - began
+
+
+def _chunk(setup: _Setup, wall_deadline: float | None, first: int) -> tuple[Failure | None, float] | None:
+    """The positions whose first permanent is element ``first``: a failure among them (None
+    when there is none) and the CPU seconds; None past the deadline."""
+    pieces = elements(setup.pool, setup.cards, setup.tapped)
+    spells = tuple(kinds(setup.pool, setup.cards)[1])
+    return chunk_failure(
+        wall_deadline,
+        functools.partial(_grounded, setup),
+        ("g_at", (1, first)),
+        lambda atoms, constraints: _failure(atoms, pieces, spells, setup, constraints),
+    )
 
 
 def prove_declarations(

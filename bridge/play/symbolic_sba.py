@@ -53,7 +53,7 @@ from bridge.model.errors import InputError
 from bridge.play.positions import Piece, kinds
 from bridge.play.sweep import Backend
 from bridge.play.symbolic import COPY, ORDER, element_facts, elements, static_facts
-from bridge.play.symbolic_combat import Failure, Search, read_position, search_chunks
+from bridge.play.symbolic_combat import Atoms, Failure, Search, chunk_failure, read_position, search_chunks
 
 __all__ = ["MODULES", "prove_sba", "sba_program"]
 
@@ -157,12 +157,7 @@ def _problem(what: str, detail: object, constraints: Sequence[str]) -> str:
     return f"an integrity constraint would reject it: {constraints[int(what) - 1]}"
 
 
-def _failure(
-    atoms: list[tuple[str, tuple[object, ...]]],
-    pieces: Sequence[Piece],
-    spells: tuple[str, ...],
-    constraints: Sequence[str],
-) -> Failure:
+def _failure(atoms: Atoms, pieces: Sequence[Piece], spells: tuple[str, ...], constraints: Sequence[str]) -> Failure:
     position, places = read_position(atoms, pieces, spells, False)
     ids = position.ids()
     fails = sorted((str(args[1]), str(args[2])) for name, args in atoms if name == "g_fail")
@@ -176,20 +171,14 @@ def _chunk(setup: _Setup, wall_deadline: float | None, first: int) -> tuple[Fail
     """The positions whose first permanent is element ``first`` (past the last element: the
     position without permanents): a failure among them (None when there is none) and the CPU
     seconds; None past the deadline."""
-    began = time.process_time()
-    if wall_deadline is not None and time.time() > wall_deadline:
-        return None
-    program, constraints = _grounded(setup)
     pieces = elements(setup.pool, setup.cards, setup.tapped)
     spells = tuple(kinds(setup.pool, setup.cards)[1])
-    found: list[Failure] = []
-
-    def model(atoms: list[tuple[str, tuple[object, ...]]]) -> bool:
-        found.append(_failure(atoms, pieces, spells, constraints))
-        return False
-
-    program.each(model, [("g_first", (first,))])
-    return (found[0] if found else None), time.process_time() - began
+    return chunk_failure(
+        wall_deadline,
+        functools.partial(_grounded, setup),
+        ("g_first", (first,)),
+        lambda atoms, constraints: _failure(atoms, pieces, spells, constraints),
+    )
 
 
 def prove_sba(

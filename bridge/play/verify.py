@@ -907,47 +907,28 @@ def verify(
         if not out.proof.complete:
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
+
+    def search(prover: Callable[..., Search], **options: object) -> tuple[Search, float]:
+        """A search over the exhaustive positions (``prover``, with ``options``), its failures
+        confirmed; and its CPU seconds in other processes."""
+        run = functools.partial(
+            prover, cards, max_permanents=max_permanents, tapped=tapped, pool=pool, backend=backend, deadline=deadline
+        )
+        return _searched(
+            functools.partial(run, **options), pool, seed, rules_text, deadline, out, seen_findings, on_progress
+        )
+
     if prove and "sba" in names and max_permanents >= 1:
         exhaustive_names = tuple(n for n in exhaustive_names if n != "sba")
-        search, seconds = _searched(
-            functools.partial(
-                prove_sba,
-                cards,
-                max_permanents=max_permanents,
-                tapped=tapped,
-                pool=pool,
-                backend=backend,
-                deadline=deadline,
-            ),
-            pool,
-            seed,
-            rules_text,
-            deadline,
-            out,
-            seen_findings,
-            on_progress,
-        )
+        sba_search, seconds = search(prove_sba)
         proof_workers += seconds
-        if not search.complete:
+        if not sba_search.complete:
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
     searched = tuple(n for n in names if n in DECLARATION_PROPERTIES)
     if prove and searched and max_permanents >= 1:
         exhaustive_names = tuple(n for n in exhaustive_names if n not in searched)
-        proof_workers += _prove_declarations(
-            cards,
-            max_permanents,
-            tapped,
-            pool,
-            seed,
-            rules_text,
-            deadline,
-            backend,
-            searched,
-            out,
-            seen_findings,
-            on_progress,
-        )
+        proof_workers += _prove_declarations(searched, search, rules_text, out, seen_findings)
         if not all(s.complete for s in out.searches):
             out.seconds, out.cpu_seconds = time.monotonic() - started, time.process_time() - cpu + proof_workers
             return out
@@ -1137,53 +1118,27 @@ def _prove(
 
 
 def _prove_declarations(
-    cards: Sequence[str],
-    max_permanents: int,
-    tapped: bool,
-    pool: CardPool,
-    seed: int,
-    rules_text: frozenset[str],
-    deadline: float | None,
-    backend: Backend | None,
     names: tuple[str, ...],
+    search: Callable[..., tuple[Search, float]],
+    rules_text: frozenset[str],
     out: Report,
     seen: set[tuple[str, str]],
-    on_progress: Callable[[Report], None] | None,
 ) -> float:
     """The properties of declarations (``names``) proven over every exhaustive position and
-    every declaration of attackers, then of blockers (:mod:`bridge.play.symbolic_combat`);
-    each failure the search finds is checked here, on its position (shrunk when it fails
-    here too) or with its declaration, and kept as a finding; the rules the citations' table
-    cites looked for in the rules text.  Returned: the CPU seconds the searches took in other
-    processes."""
+    every declaration of attackers, then of blockers (:mod:`bridge.play.symbolic_combat`, by
+    ``search``); each failure the search finds is checked here, on its position (shrunk when it
+    fails here too) or with its declaration, and kept as a finding; the rules the citations'
+    table cites looked for in the rules text.  Returned: the CPU seconds the searches took in
+    other processes."""
     elsewhere = 0.0
     if "citations" in names and (missing := uncited_rules(rules_text)):
         state = Position((), (), ()).state(ATTACK)
         message = f"combat/citations.lp cites rules the rules text doesn't have: {', '.join(missing)}"
         _keep(out, seen, Finding("citations", message, ("508.1", "509.1"), state))
     for kind in KINDS:
-        search, seconds = _searched(
-            functools.partial(
-                prove_declarations,
-                cards,
-                kind=kind,
-                max_permanents=max_permanents,
-                properties=names,
-                tapped=tapped,
-                pool=pool,
-                backend=backend,
-                deadline=deadline,
-            ),
-            pool,
-            seed,
-            rules_text,
-            deadline,
-            out,
-            seen,
-            on_progress,
-        )
+        found, seconds = search(prove_declarations, kind=kind, properties=names)
         elsewhere += seconds
-        if not search.complete:
+        if not found.complete:
             break
     return elsewhere
 
