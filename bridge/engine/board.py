@@ -540,8 +540,8 @@ class Board:
             found.append(
                 {
                     s.arguments[2].string: s.arguments[3].number
-                    for s in model
-                    if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string == creature
+                    for s in atoms(model, "assigned", 4)
+                    if s.arguments[0] == SEARCH and s.arguments[1].string == creature
                 }
             )
         return sorted(found, key=lambda d: sorted(d.items()))
@@ -559,8 +559,8 @@ class Board:
         chosen = set(creatures)
         for model in session.solve(models=0).models:
             one: dict[str, dict[str, int]] = {}
-            for s in model:
-                if s.match("assigned", 4) and s.arguments[0] == SEARCH and s.arguments[1].string in chosen:
+            for s in atoms(model, "assigned", 4):
+                if s.arguments[0] == SEARCH and s.arguments[1].string in chosen:
                     one.setdefault(s.arguments[1].string, {})[s.arguments[2].string] = s.arguments[3].number
             found.append(one)
         return sorted(found, key=lambda d: sorted((k, sorted(v.items())) for k, v in d.items()))
@@ -654,8 +654,8 @@ class Board:
         for model in session.solve(models=0).models:
             slots = sorted(
                 (s.arguments[2].number, s.arguments[1].string)
-                for s in model
-                if s.match(pred, 3) and s.arguments[0].string == creature
+                for s in atoms(model, pred, 3)
+                if s.arguments[0].string == creature
             )
             orders.add(tuple(o for _, o in slots))
         return sorted(list(o) for o in orders if o)
@@ -847,13 +847,11 @@ class LegalAttacks(_LegalDeclarations):
 
     def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareAttackers:
         attackers = {
-            s.arguments[1].string: s.arguments[2].string
-            for s in model
-            if s.match("attacks", 3) and s.arguments[0] == SEARCH
+            s.arguments[1].string: s.arguments[2].string for s in atoms(model, "attacks", 3) if s.arguments[0] == SEARCH
         }
         bands: dict[str, list[str]] = {}
-        for s in model:
-            if s.match("band_member", 3) and s.arguments[0] == SEARCH:
+        for s in atoms(model, "band_member", 3):
+            if s.arguments[0] == SEARCH:
                 bands.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
         return DeclareAttackers(
             attackers=dict(sorted(attackers.items())), bands=sorted(sorted(b) for b in bands.values() if len(b) > 1)
@@ -867,8 +865,8 @@ class LegalBlocks(_LegalDeclarations):
 
     def _declaration(self, model: frozenset[clingo.Symbol]) -> DeclareBlockers:
         blocks: dict[str, list[str]] = {}
-        for s in model:
-            if s.match("blocks", 3) and s.arguments[0] == SEARCH:
+        for s in atoms(model, "blocks", 3):
+            if s.arguments[0] == SEARCH:
                 blocks.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
         return DeclareBlockers(blockers={b: sorted(a) for b, a in sorted(blocks.items())})
 
@@ -937,7 +935,7 @@ def _priority_answer(state: GameState) -> tuple[bool, tuple[str, ...], tuple[str
         then = (outcome.name, outcome.arguments[0].string if outcome.arguments else "")
         if len(_PRIORITY_ANSWERS) >= 1024:
             _PRIORITY_ANSWERS.clear()
-        known = _PRIORITY_ANSWERS[facts] = (any(s.match("priority_step", 0) for s in model), pending, then)
+        known = _PRIORITY_ANSWERS[facts] = (bool(atoms(model, "priority_step", 0)), pending, then)
     return known
 
 

@@ -143,8 +143,8 @@ def pay(state: GameState, player: str, model: frozenset[clingo.Symbol]) -> GameS
     extra = "".join("{" + s.arguments[3].name.upper() + "}" for s in sorted(atoms(model, "triggered_mana", 4)))
     used = {
         s.arguments[1].name.upper(): s.arguments[2].number
-        for s in model
-        if s.match("use_pool", 3) and s.arguments[0].string == player
+        for s in atoms(model, "use_pool", 3)
+        if s.arguments[0].string == player
     }
     state = update_permanents(state, {t: {"tapped": True} for t in tapped})
     players = []

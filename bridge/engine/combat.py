@@ -50,16 +50,15 @@ def deal_damage(
     the state and the players whose life gain was replaced."""
 
     def amounts(name: str) -> dict[str, int]:
-        return {s.arguments[0].string: s.arguments[1].number for s in model if s.match(name, 2)}
+        return {s.arguments[0].string: s.arguments[1].number for s in atoms(model, name, 2)}
 
     marked, wither, loyalty = amounts("damage_marked"), amounts("wither_counters"), amounts("loyalty_after")
     lost, gained = amounts("life_lost"), amounts("life_gained")
     shields = amounts("shield_left")
     # CR 615.8: a "next time this source would deal damage" effect is used up
     used: dict[str, set[str]] = {}
-    for s in model:
-        if s.match("prevent_next_used", 2):
-            used.setdefault(s.arguments[0].string, set()).add(s.arguments[1].string)
+    for s in atoms(model, "prevent_next_used", 2):
+        used.setdefault(s.arguments[0].string, set()).add(s.arguments[1].string)
     deathtouched = {s.arguments[0].string for s in atoms(model, "deathtouch_damaged", 1)}
     struck_first = {s.arguments[0].string for s in atoms(model, "marks_struck_first", 1)}
     changes: dict[str, dict[str, object]] = {}
@@ -142,8 +141,8 @@ def _pay_costs(state: GameState, payer: str, model: frozenset[clingo.Symbol], to
     """Pay the total the rules show (generic mana) from the payer's pool, then by tapping the
     usable sources the rules show, in listing order (the engine's default choice)."""
     owed = 0
-    for s in model:
-        if s.match(total, 2) and s.arguments[0] == DECLARED:
+    for s in atoms(model, total, 2):
+        if s.arguments[0] == DECLARED:
             owed = s.arguments[1].number
     if not owed:
         return state
@@ -220,16 +219,16 @@ def after_attack(board: Board, action: DeclareAttackers, model: frozenset[clingo
     # CR 506.5, 702.80b: the creature the rules show attacking alone
     events += [
         f"attacks_alone({asp_string(s.arguments[1].string)})"
-        for s in model
-        if s.match("attacking_alone", 2) and s.arguments[0] == DECLARED
+        for s in atoms(model, "attacking_alone", 2)
+        if s.arguments[0] == DECLARED
     ]
     return triggers_on(board.pool, state, state, events)
 
 
 def after_block(board: Board, action: DeclareBlockers, model: frozenset[clingo.Symbol]) -> GameState:
     result: dict[str, list[str]] = {}
-    for s in sorted(model, key=str):
-        if s.match("block_result", 3) and s.arguments[0] == DECLARED:
+    for s in sorted(atoms(model, "block_result", 3), key=str):
+        if s.arguments[0] == DECLARED:
             result.setdefault(s.arguments[1].string, []).append(s.arguments[2].string)
     blocking: dict[str, list[str]] = {}
     for blocker, attackers in action.blockers.items():
@@ -261,8 +260,7 @@ def after_damage(board: Board, model: frozenset[clingo.Symbol]) -> GameState:
     state, replaced = deal_damage(board.state, model, board.pool)
     events = sorted(
         f"deals_combat_damage_to_player({asp_string(s.arguments[0].string)})"
-        for s in model
-        if s.match("combat_damage_to_player", 1)
+        for s in atoms(model, "combat_damage_to_player", 1)
     )
     events += damage_events(model, {p.name for p in state.players}) + lifelink_events(model, replaced)
     state = triggers_on(board.pool, state, state, events)

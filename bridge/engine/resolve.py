@@ -90,7 +90,7 @@ def resolve_top(game: Board, paid: bool | None = None) -> GameState:
     state = state.model_copy(update={"stack": state.stack[1:]})
     if where == "none":
         state = updated(state, gone=[*state.gone, top.id])
-    if not any(s.match("countered_on_resolution", 1) for s in model):
+    if not atoms(model, "countered_on_resolution", 1):
         state = _apply_results(game, state, top, model, leaving)
     if where == "battlefield":
         state = _enter_battlefield(game, state, top, model)
@@ -591,13 +591,12 @@ def _apply_results(
     """CR 608.2c: carry out what the rules said the resolving object does: each result
     gathered by its kind, then applied phase by phase, in the order of ``_PHASES``."""
     out = _Outcome(model=model, leaving=leaving, players=frozenset(p.name for p in state.players))
-    for s in model:
-        if s.match("result", 1):
-            result = s.arguments[0]
-            collect = RESULTS.get(result.name)
-            if collect is None:
-                raise RuleModuleError(f"the rules show a result the bridge doesn't know: {result}")
-            collect(out, result.arguments)
+    for s in atoms(model, "result", 1):
+        result = s.arguments[0]
+        collect = RESULTS.get(result.name)
+        if collect is None:
+            raise RuleModuleError(f"the rules show a result the bridge doesn't know: {result}")
+        collect(out, result.arguments)
     for phase in _PHASES:
         state = phase(game, state, top, out)
     return state

@@ -71,8 +71,8 @@ def perform_state_based_actions(board: Board) -> GameState:
         state = apply_sba(state, actions, instead, board.pool, model)
         # CR 104.3: why each player who lost now lost
         why: dict[str, str] = {}
-        for s in model:
-            if s.match("sba", 2) and s.arguments[0].name == "loses":
+        for s in atoms(model, "sba", 2):
+            if s.arguments[0].name == "loses":
                 name = s.arguments[0].arguments[0].string
                 why[name] = min(why.get(name, s.arguments[1].string), s.arguments[1].string)
         if any(p.lost and p.lost_by is None for p in state.players):

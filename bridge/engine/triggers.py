@@ -248,15 +248,15 @@ def damage_events(model: frozenset[clingo.Symbol], players: frozenset[str] | set
     damage (the total), each source that dealt damage (the total), with the amounts."""
     dealt_to: dict[str, int] = {}
     dealt_by: dict[str, int] = {}
-    for s in model:
-        if s.match("damage_event", 3):
-            src, to, n = s.arguments[0].string, s.arguments[1].string, s.arguments[2].number
-            dealt_to[to] = dealt_to.get(to, 0) + n
-            dealt_by[src] = dealt_by.get(src, 0) + n
+    events = atoms(model, "damage_event", 3)
+    for s in events:
+        src, to, n = s.arguments[0].string, s.arguments[1].string, s.arguments[2].number
+        dealt_to[to] = dealt_to.get(to, 0) + n
+        dealt_by[src] = dealt_by.get(src, 0) + n
     to_players = sorted(
         f"deals_damage_to({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)})"
-        for s in model
-        if s.match("damage_event", 3) and s.arguments[1].string in players
+        for s in events
+        if s.arguments[1].string in players
     )
     return [
         *(f"is_dealt_damage({asp_string(x)}, {n})" for x, n in sorted(dealt_to.items())),
@@ -270,20 +270,19 @@ def lifelink_events(model: frozenset[clingo.Symbol], replaced: set[str]) -> list
     amount, and life gained for damage prevented (615.5) (614.6: none when the gain was
     replaced)."""
     dealt: dict[str, int] = {}
-    for s in model:
-        if s.match("damage_event", 3):
-            dealt[s.arguments[0].string] = dealt.get(s.arguments[0].string, 0) + s.arguments[2].number
+    for s in atoms(model, "damage_event", 3):
+        dealt[s.arguments[0].string] = dealt.get(s.arguments[0].string, 0) + s.arguments[2].number
     lifelink = [
         f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, "
         f"{dealt.get(s.arguments[1].string, 0)})"
-        for s in model
-        if s.match("life_gained_from", 2) and s.arguments[0].string not in replaced
+        for s in atoms(model, "life_gained_from", 2)
+        if s.arguments[0].string not in replaced
     ]
     # CR 615.5: life gained for damage prevented, one event for each prevention
     prevented = [
         f"gains_life({asp_string(s.arguments[0].string)}, {asp_string(s.arguments[1].string)}, {s.arguments[2].number})"
-        for s in model
-        if s.match("prevention_gain", 3) and s.arguments[0].string not in replaced
+        for s in atoms(model, "prevention_gain", 3)
+        if s.arguments[0].string not in replaced
     ]
     return sorted(lifelink + prevented)
 

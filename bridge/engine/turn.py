@@ -77,9 +77,7 @@ def _new_turn(state: GameState, model: frozenset[clingo.Symbol], turn: clingo.Sy
     player_fields: dict[str, dict[str, object]] = {p.name: {} for p in state.players}
     permanents: dict[str, dict[str, object]] = {}
     fields: dict[str, object] = {}
-    for s in model:
-        if not s.match("new_turn_resets", 1):
-            continue
+    for s in atoms(model, "new_turn_resets", 1):
         what = s.arguments[0]
         if what.match("lands_played", 1) or what.match("drawn_this_turn", 1):
             player_fields[what.arguments[0].string][what.name] = 0
@@ -145,7 +143,7 @@ def begin_step(game: Board, state: GameState, step: str) -> GameState:
         return state  # CR 115.2c: a declaration or combat damage first; then priority
     if receives:
         return give_priority(g, state, state.active)
-    if any(s.match("state_check_before_ending", 0) for s in model):
+    if atoms(model, "state_check_before_ending", 0):
         # CR 514.3a: state-based actions that would be performed are, and abilities waiting
         # go on the stack; when any did, the rules give players priority here
         after = perform_state_based_actions(Board(state, game.pool))
@@ -163,9 +161,7 @@ def _turn_based_actions(game: Board, state: GameState, model: frozenset[clingo.S
     changes: dict[str, dict[str, object]] = {}
     ended: set[int] = set()
     shields: dict[str, dict[str, object]] = {}
-    for s in model:
-        if not s.match("tba", 1):
-            continue
+    for s in atoms(model, "tba", 1):
         action = s.arguments[0]
         if action.match("end_effect", 1):
             ended.add(int(action.arguments[0].name[1:]) - 1)  # effect e<k> is the k-th of the state
