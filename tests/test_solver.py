@@ -55,6 +55,15 @@ def test_externals_are_fixed_per_solve() -> None:
     assert atoms(second) == [["p(2)", "p(3)"]]
 
 
+def test_a_session_says_how_many_statements_of_its_modules_it_holds() -> None:
+    modules = ["inputs", "characteristics/effects", "characteristics/final"]
+    facts = 'permanent("g"). card_of("g", grizzly_bears). card_value(grizzly_bears, type, creature).'
+    whole = Session(modules, facts, prune=False)
+    pruned = Session(modules, facts)
+    assert whole.statements == sum(len(module_statements(m)) for m in modules)
+    assert 0 < pruned.statements < whole.statements  # the rules that can't fire on these facts left out
+
+
 def test_count_optimal_models_counts_each_once() -> None:
     session = Session(["inputs"], "{ a; b }. #maximize { 1 : a }. #show a/0. #show b/0.")
     assert session.count(optimal=True) == 2

@@ -810,6 +810,12 @@ class Session:
         parts = list(parts)
         prepared = _program or _prepare(self._modules, facts, parts, prune)
         self._pruned = prune = prepared.statements is not None
+        # the statements of the rule modules the session holds (for benchmarks)
+        self.statements = (
+            len(prepared.statements)
+            if prepared.statements is not None
+            else sum(len(module_statements(name)) for name in self._modules)
+        )
         started = time.perf_counter()
         # a session that leaves rules out would hear of atoms only the rules left out derive;
         # the whole modules were checked for them (_check_modules), and facts have no bodies
