@@ -21,14 +21,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import clingo
 
 from bridge.engine.solver import collect_less, forget
 from bridge.launch import allocator, system_environment, with_fast_allocator
+
+if TYPE_CHECKING:
+    from bridge.play.selfplay import Deck
 
 HERE = Path(__file__).resolve().parent
 # the allocator the mtgasp command runs on (bridge/launch.py): a benchmark run as a script
@@ -153,6 +156,16 @@ def p90(values: list[float]) -> float:
     """The 90th percentile (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, -(-9 * len(ordered) // 10) - 1))]
+
+
+# ---------------------------------------------------------------------- decks
+def load_decks(names: Sequence[str]) -> tuple[Deck, Deck]:
+    """The two decks named: a shipped deck by its name (``red_goblins``), else a deck file."""
+    from bridge.play.selfplay import load_deck, shipped_decks
+
+    shipped = shipped_decks()
+    first, second = (load_deck(shipped.get(name) or Path(name)) for name in names)
+    return first, second
 
 
 # ---------------------------------------------------------------------- peers

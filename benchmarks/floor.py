@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 import clingo
 
 import bridge.play.selfplay as selfplay
-from benchmarks.common import PEER_PYTHON, add_json_option, header, row, write_json
+from benchmarks.common import PEER_PYTHON, add_json_option, header, load_decks, row, write_json
 from benchmarks.selfplay import phase_games
 from bridge.engine.solver import Session, module_statements
 from bridge.model.paths import rules_dir
@@ -174,11 +174,7 @@ def main() -> None:
     add_json_option(parser)
     args = parser.parse_args()
     info = header()
-    shipped = selfplay.shipped_decks()
-    decks = (
-        selfplay.load_deck(shipped.get(args.decks[0]) or Path(args.decks[0])),
-        selfplay.load_deck(shipped.get(args.decks[1]) or Path(args.decks[1])),
-    )
+    decks = load_decks(args.decks)
     for path in sorted(rules_dir().rglob("*.lp")):  # parse the rule modules once, untimed
         module_statements(path.relative_to(rules_dir()).with_suffix("").as_posix())
 
@@ -221,7 +217,7 @@ def main() -> None:
     print(f"{'its groundings alone (the floor)':<52} | {floor_ms:8.2f} | {'-':>8}")
     if peer_ms is not None:
         print(
-            f"(phase.rs: {len(theirs)} games of the same decks from seed {args.seed}, "
+            f"(phase.rs: {len(theirs)} game{'s' if len(theirs) != 1 else ''} of the same decks from seed {args.seed}, "
             f"{sum(g['actions'] for g in theirs)} actions; {peer['info']})"
         )
         print(

@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bridge.play.selfplay as selfplay
-from benchmarks.common import add_json_option, header, p90, row, write_json
+from benchmarks.common import add_json_option, header, load_decks, p90, row, write_json
 from bridge.model.keys import canonical_text, position_key
 from bridge.model.state import GameState
 from bridge.play.agents import RandomAgent, decisions, game_over
@@ -115,11 +115,7 @@ def main() -> None:
     add_json_option(parser)
     args = parser.parse_args()
     info = header()
-    shipped = selfplay.shipped_decks()
-    decks = (
-        selfplay.load_deck(shipped.get(args.decks[0]) or Path(args.decks[0])),
-        selfplay.load_deck(shipped.get(args.decks[1]) or Path(args.decks[1])),
-    )
+    decks = load_decks(args.decks)
     print(
         f"positions: random games ({args.games}) of {decks[0].name} against {decks[1].name}, seeds {args.seed} to "
         f"{args.seed + args.games - 1}, at most {args.actions} actions each"

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bridge.play.selfplay as selfplay
-from benchmarks.common import PEER_PYTHON, add_json_option, header, row, run_peer, write_json
+from benchmarks.common import PEER_PYTHON, add_json_option, header, load_decks, row, run_peer, write_json
 from bridge.engine.solver import STATS, module_statements
 from bridge.model.paths import rules_dir
 
@@ -235,8 +235,7 @@ def main() -> None:
     parser.add_argument("--phase-python", type=Path, default=PEER_PYTHON)
     add_json_option(parser)
     args = parser.parse_args()
-    shipped = selfplay.shipped_decks()
-    decks = tuple(selfplay.load_deck(shipped.get(n) or Path(n)) for n in args.decks)
+    decks = load_decks(args.decks)
     check = not args.no_check
     phase_n = max(args.phase_games or args.games, args.games)
 
