@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 import clingo
 
 import bridge.play.selfplay as selfplay
-from benchmarks.common import PEER_PYTHON, add_json_option, header, load_decks, row, write_json
+from benchmarks.common import PEER_PYTHON, add_json_option, header, load_decks, row, times_ms, write_json
 from benchmarks.selfplay import phase_games
 from bridge.engine.solver import Session, module_statements
 from bridge.model.paths import rules_dir
@@ -52,12 +52,7 @@ from bridge.model.paths import rules_dir
 
 def least_ms(run: Callable[[], object], repeats: int) -> float:
     """The least time of ``repeats`` runs of ``run``, in ms."""
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best * 1000
+    return min(times_ms(run, repeats))
 
 
 # ---------------------------------------------------------------------- 1. clingo's fixed costs
