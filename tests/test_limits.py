@@ -4,6 +4,9 @@ input gets exit status 2 and one line naming the file, the place and the limit."
 from __future__ import annotations
 
 import json
+import signal
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -12,8 +15,9 @@ from click.testing import CliRunner
 
 from bridge.cli import main
 from bridge.io.writing import safe_file_name, write_whole
+from bridge.model import limits
 from bridge.model.errors import InputError, one_line, quote
-from bridge.model.limits import MAX_DEPTH, MAX_NAME, MAX_OBJECTS, TIME_LIMIT_STATUS
+from bridge.model.limits import MAX_DEPTH, MAX_NAME, MAX_OBJECTS, TIME_LIMIT_STATUS, Deadline, TimeLimitReached
 from bridge.model.state import GameState
 
 HEAD = 'title: t\ncite: ["509.1a"]\nstate:\n  active: alice\n  players:\n'
@@ -337,6 +341,51 @@ def test_a_game_past_its_time_limit_is_not_a_result(tmp_path: Path) -> None:
     assert result.exit_code == TIME_LIMIT_STATUS, result.output
     assert "stopped by the time limit of 1 s" in result.output and time.monotonic() - started < 30
     assert results.read_text() == ""
+
+
+def test_an_alarm_as_the_deadline_closes_leaves_nothing_open() -> None:
+    """The alarm may ring as the ``with`` closes the deadline (a large grounding freed on the
+    way out can take longer than the alarm's period): raised there, it would leave the alarm
+    ringing into later code and the watchdog ending the process afterwards."""
+
+    def ring_as_it_closes(frame: object, event: str, arg: object) -> None:
+        if event == "call" and getattr(frame, "f_code", None) is Deadline.__exit__.__code__:
+            sys.setprofile(None)
+            signal.raise_signal(signal.SIGALRM)
+
+    before = signal.getsignal(signal.SIGALRM)
+    deadline = Deadline(60)
+    try:
+        with deadline:
+            sys.setprofile(ring_as_it_closes)
+    finally:
+        sys.setprofile(None)
+    assert deadline._done.is_set() and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is before
+
+
+def test_a_deadline_never_closed_neither_rings_later_nor_ends_the_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    ended: list[int] = []
+    monkeypatch.setattr(limits, "GRACE_SECONDS", 0.1)
+    monkeypatch.setattr(limits.os, "_exit", ended.append)
+    before = signal.getsignal(signal.SIGALRM)
+    left: list[Deadline] = []
+
+    def leave_open() -> None:
+        left.append(Deadline(0.05).__enter__())  # its work returns without closing it
+
+    leave_open()  # in this thread: the alarm
+    thread = threading.Thread(target=leave_open)  # in another: only the watchdog
+    thread.start()
+    thread.join()
+    try:
+        for _ in range(40):  # the alarm rings here, the watchdogs look past the grace
+            time.sleep(0.02)
+    except TimeLimitReached:
+        pytest.fail("a deadline whose work is over raised into later code")
+    time.sleep(0.4)
+    assert not ended and left[0]._done.is_set()  # closed by its alarm; the other has none
+    assert signal.getsignal(signal.SIGALRM) is before
 
 
 def _many_creatures(tmp_path: Path, n: int, block: bool = True) -> Path:

@@ -74,7 +74,12 @@ class Deadline:
     the work be inside the solver and not come back to Python within :data:`GRACE_SECONDS`,
     a watchdog thread prints ``message`` and ends the process with
     :data:`TIME_LIMIT_STATUS` (``hard_exit=False`` leaves that out).  :meth:`paused` stops
-    the clock, for time spent waiting on a person."""
+    the clock, for time spent waiting on a person.
+
+    Enter it with a ``with`` statement: the frame of that statement is how the alarm and the
+    watchdog know the work is still under way.  A deadline whose work is over but which was
+    never closed (its ``__exit__`` cut short) neither raises into later code nor ends the
+    process: it closes itself."""
 
     def __init__(self, seconds: float | None, *, message: str = "", hard_exit: bool = True) -> None:
         self.seconds = float(seconds or 0)
@@ -84,6 +89,8 @@ class Deadline:
         self._ends: float | None = None
         self._done = threading.Event()
         self._alarm = False
+        self._home: FrameType | None = None  # the frame whose ``with`` holds the deadline
+        self._thread = 0  # the thread it limits
         self._previous: Callable[[int, FrameType | None], Any] | int | None = None  # the SIGALRM handler before
 
     @property
@@ -94,6 +101,7 @@ class Deadline:
         if self.seconds <= 0:
             return self
         self._alarm = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+        self._home, self._thread = sys._getframe(1), threading.get_ident()
         if sys.unraisablehook is not _quiet_unraisable:
             sys.unraisablehook = _quiet_unraisable
         if self.hard_exit:
@@ -110,6 +118,7 @@ class Deadline:
         self._stop()
         if self._alarm:
             signal.signal(signal.SIGALRM, self._previous)
+        self._home = None
 
     def _start(self) -> None:
         self._ends = time.monotonic() + max(self._remaining, 0.0)
@@ -128,8 +137,28 @@ class Deadline:
     def _ring(self, signum: int, frame: FrameType | None) -> None:
         if self._done.is_set() or self._ends is None:  # stopped or paused meanwhile
             return
+        held = self._held(frame)
+        if held is None:  # the deadline is being closed: raised there, it would stay open
+            return
+        if not held:  # the work it limited is over, yet the deadline was not closed: close it
+            self._done.set()
+            self._stop()
+            signal.signal(signal.SIGALRM, self._previous)
+            self._home = None
+            return
         self._remaining = 0
         raise TimeLimitReached(self.seconds)
+
+    def _held(self, frame: FrameType | None) -> bool | None:
+        """Whether ``frame`` (the top of the limited thread's stack) is inside the ``with``
+        that holds the deadline; None inside the deadline's own ``__exit__``."""
+        while frame is not None:
+            if frame.f_code is _EXIT_CODE:
+                return None
+            if frame is self._home:
+                return True
+            frame = frame.f_back
+        return False
 
     def paused(self) -> _Pause:
         """``with deadline.paused():`` the clock stops (a person is answering)."""
@@ -139,6 +168,8 @@ class Deadline:
         while not self._done.wait(0.25):
             ends = self._ends
             if ends is not None and time.monotonic() > ends + GRACE_SECONDS:
+                if not self._held(sys._current_frames().get(self._thread)):
+                    return  # the work it limited is over (or the deadline is being closed)
                 text = self.message or f"the time limit of {self.seconds:g} s was reached"
                 try:
                     sys.stdout.flush()
@@ -146,6 +177,9 @@ class Deadline:
                     sys.stderr.flush()
                 finally:
                     os._exit(TIME_LIMIT_STATUS)
+
+
+_EXIT_CODE = Deadline.__exit__.__code__
 
 
 def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
