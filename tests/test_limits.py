@@ -343,24 +343,29 @@ def test_a_game_past_its_time_limit_is_not_a_result(tmp_path: Path) -> None:
     assert results.read_text() == ""
 
 
-def test_an_alarm_as_the_deadline_closes_leaves_nothing_open() -> None:
-    """The alarm may ring as the ``with`` closes the deadline (a large grounding freed on the
-    way out can take longer than the alarm's period): raised there, it would leave the alarm
-    ringing into later code and the watchdog ending the process afterwards."""
+@pytest.mark.parametrize("when", ["opens", "closes"])
+def test_an_alarm_as_the_deadline_opens_or_closes_leaves_nothing_open(when: str) -> None:
+    """The alarm may ring as the ``with`` opens or closes the deadline (a large grounding
+    freed on the way out can take longer than the alarm's period): raised there, it would
+    leave the alarm ringing into later code and the watchdog ending the process afterwards."""
+    code, event = (Deadline.__enter__.__code__, "return") if when == "opens" else (Deadline.__exit__.__code__, "call")
 
-    def ring_as_it_closes(frame: object, event: str, arg: object) -> None:
-        if event == "call" and getattr(frame, "f_code", None) is Deadline.__exit__.__code__:
+    def ring(frame: object, what: str, arg: object) -> None:
+        if what == event and getattr(frame, "f_code", None) is code:
             sys.setprofile(None)
             signal.raise_signal(signal.SIGALRM)
 
     before = signal.getsignal(signal.SIGALRM)
     deadline = Deadline(60)
+    ran = False
     try:
+        sys.setprofile(ring)
         with deadline:
-            sys.setprofile(ring_as_it_closes)
+            sys.setprofile(ring)
+            ran = True
     finally:
         sys.setprofile(None)
-    assert deadline._done.is_set() and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert ran and deadline._done.is_set() and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is before
 
 

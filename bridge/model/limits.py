@@ -138,8 +138,8 @@ class Deadline:
         if self._done.is_set() or self._ends is None:  # stopped or paused meanwhile
             return
         held = self._held(frame)
-        if held is None:  # the deadline is being closed: raised there, it would stay open
-            return
+        if held is None:  # the deadline is being opened or closed: raised there, it would stay open
+            return  # (it rings again, inside the work or after its close)
         if not held:  # the work it limited is over, yet the deadline was not closed: close it
             self._done.set()
             self._stop()
@@ -151,9 +151,9 @@ class Deadline:
 
     def _held(self, frame: FrameType | None) -> bool | None:
         """Whether ``frame`` (the top of the limited thread's stack) is inside the ``with``
-        that holds the deadline; None inside the deadline's own ``__exit__``."""
+        that holds the deadline; None inside the deadline's own ``__enter__`` or ``__exit__``."""
         while frame is not None:
-            if frame.f_code is _EXIT_CODE:
+            if frame.f_code in _OPEN_CLOSE:
                 return None
             if frame is self._home:
                 return True
@@ -179,7 +179,7 @@ class Deadline:
                     os._exit(TIME_LIMIT_STATUS)
 
 
-_EXIT_CODE = Deadline.__exit__.__code__
+_OPEN_CLOSE = (Deadline.__enter__.__code__, Deadline.__exit__.__code__)
 
 
 def _quiet_unraisable(unraisable: sys.UnraisableHookArgs) -> None:
