@@ -76,10 +76,10 @@ class Deadline:
     :data:`TIME_LIMIT_STATUS` (``hard_exit=False`` leaves that out).  :meth:`paused` stops
     the clock, for time spent waiting on a person.
 
-    Enter it with a ``with`` statement: the frame of that statement is how the alarm and the
-    watchdog know the work is still under way.  A deadline whose work is over but which was
-    never closed (its ``__exit__`` cut short) neither raises into later code nor ends the
-    process: it closes itself."""
+    Enter it with a ``with`` statement, not in a generator that yields inside it: the frame of
+    that statement, on the stack, is how the alarm and the watchdog know the work is under
+    way.  A deadline whose work is over but which was never closed (its ``__exit__`` cut
+    short) neither raises into later code nor ends the process: it closes itself."""
 
     def __init__(self, seconds: float | None, *, message: str = "", hard_exit: bool = True) -> None:
         self.seconds = float(seconds or 0)
